@@ -1,0 +1,15 @@
+"""sqsmock: a fast, faithful in-process mock of Amazon SQS for boto3/botocore tests.
+
+from sqsmock import mock_sqs
+
+@mock_sqs
+def test_something():
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    ...
+"""
+
+from ._engine import Clock, FrozenClock, MessageView, WallClock
+from ._mock import MockSQS, mock_sqs
+
+__all__ = ["Clock", "FrozenClock", "MessageView", "MockSQS", "WallClock", "mock_sqs"]
+__version__ = "0.1.0"

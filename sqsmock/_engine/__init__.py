@@ -1,0 +1,21 @@
+"""The in-memory SQS engine: queues, messages, the virtual clock.
+
+It knows nothing of botocore, pytest or redis; time comes only from the injected ``Clock``.
+"""
+
+from .backend import Backend
+from .clock import Clock, FrozenClock, WallClock, make_clock
+from .message import Message, Received
+from .queue import MessageView, Queue
+
+__all__ = [
+    "Backend",
+    "Clock",
+    "FrozenClock",
+    "Message",
+    "MessageView",
+    "Queue",
+    "Received",
+    "WallClock",
+    "make_clock",
+]

@@ -1,0 +1,120 @@
+"""All queues of one mock activation, by region, account and name.
+
+Regions and accounts are separate namespaces. The backend owns the queue registry (guarded by
+its own lock, never held while a queue lock is taken) and the 60-second rule for re-creating a
+deleted queue. It wakes every queue's long polls when the clock is advanced.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from .._errors import SqsError
+from .clock import Clock
+from .queue import Queue
+
+__all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
+
+#: Seconds after DeleteQueue before the same name may be created again.
+QUEUE_DELETE_COOLDOWN = 60.0
+
+Key = tuple[str, str, str]
+
+
+class Backend:
+    def __init__(self, clock: Clock, region: str, account: str) -> None:
+        self.clock = clock
+        self.region = region
+        self.account = account
+        self._lock = threading.Lock()
+        self._queues: dict[Key, Queue] = {}
+        self._deleted: dict[Key, float] = {}
+        clock.subscribe(self._wake_all)
+
+    def close(self) -> None:
+        self.clock.unsubscribe(self._wake_all)
+        self._wake_all()
+
+    # -- lookups ----------------------------------------------------------------------------
+
+    def get(self, region: str, account: str, name: str) -> Queue:
+        queue = self._queues.get((region, account, name))
+        if queue is None:
+            raise SqsError("QueueDoesNotExist")
+        return queue
+
+    def find(self, region: str, account: str, name: str) -> Queue | None:
+        return self._queues.get((region, account, name))
+
+    def by_arn(self, arn: str) -> Queue | None:
+        parts = arn.split(":")
+        if len(parts) != 6 or parts[:3] != ["arn", "aws", "sqs"]:
+            return None
+        return self._queues.get((parts[3], parts[4], parts[5]))
+
+    def matching(self, region: str, account: str, prefix: str = "") -> list[Queue]:
+        """Queues of one region and account whose name starts with ``prefix``, sorted by name."""
+        with self._lock:
+            found = [
+                q
+                for (r, a, name), q in self._queues.items()
+                if r == region and a == account and name.startswith(prefix)
+            ]
+        found.sort(key=lambda q: q.name)
+        return found
+
+    def queues(self) -> list[Queue]:
+        with self._lock:
+            return list(self._queues.values())
+
+    # -- create / delete --------------------------------------------------------------------
+
+    def create(
+        self,
+        region: str,
+        account: str,
+        name: str,
+        factory: Callable[[], Queue],
+        existing: Callable[[Queue], None],
+    ) -> Queue:
+        """The queue ``name``: ``existing(queue)`` vets a queue that already exists (it raises
+        QueueNameExists on a conflict), ``factory()`` makes a new one."""
+        key = (region, account, name)
+        with self._lock:
+            queue = self._queues.get(key)
+            if queue is not None:
+                existing(queue)
+                return queue
+            deleted_at = self._deleted.get(key)
+            if deleted_at is not None:
+                if self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
+                    raise SqsError("QueueDeletedRecently")
+                del self._deleted[key]
+            queue = factory()
+            self._queues[key] = queue
+            return queue
+
+    def delete(self, queue: Queue) -> None:
+        key = (queue.region, queue.account, queue.name)
+        with self._lock:
+            if self._queues.get(key) is not queue:
+                raise SqsError("QueueDoesNotExist")
+            del self._queues[key]
+            self._deleted[key] = self.clock.now()
+        queue.deleted = True
+        queue.notify()
+
+    def reset(self) -> None:
+        """Drop every queue (and the memory of deleted ones)."""
+        with self._lock:
+            queues = list(self._queues.values())
+            self._queues.clear()
+            self._deleted.clear()
+        for queue in queues:
+            queue.deleted = True
+            queue.notify()
+
+    def _wake_all(self) -> None:
+        for queue in self.queues():
+            queue.notify()

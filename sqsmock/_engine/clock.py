@@ -1,0 +1,133 @@
+"""The virtual clock: the only source of time for the engine.
+
+Everything time-driven in SQS (visibility timeouts, delays, retention, deduplication windows, the
+60-second rules) asks a ``Clock``. Tests move it with ``advance()`` instead of sleeping.
+
+* ``WallClock`` follows ``time.time()`` plus an offset that ``advance()`` moves. Because it reads
+  ``time.time`` on every call, ``time.sleep``, freezegun and time-machine keep working.
+* ``FrozenClock`` stands still until ``advance()`` (or a long poll) moves it.
+
+A long poll asks the clock to ``wait``: the wall clock blocks on the queue's condition (woken by a
+send or by ``advance()``); the frozen clock never sleeps, it jumps forward instead.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+__all__ = ["Clock", "FrozenClock", "WallClock", "make_clock", "monotonic"]
+
+
+def monotonic() -> float:
+    """Real elapsed time, immune to freezegun/time-machine (they patch ``time.monotonic``).
+
+    Long polls bound their real waiting with it, so a frozen ``time.time`` never hangs a receive.
+    """
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def _seconds(value: float | timedelta) -> float:
+    seconds = value.total_seconds() if isinstance(value, timedelta) else float(value)
+    if seconds < 0:
+        raise ValueError(f"the clock only moves forward; cannot advance by {seconds} seconds")
+    return seconds
+
+
+class Clock:
+    """Base class for sqsmock clocks. Subclass it to plug in a clock of your own."""
+
+    #: True when waiting means jumping forward rather than sleeping.
+    frozen: bool = False
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[], None]] = []
+
+    def now(self) -> float:
+        """Current time in epoch seconds."""
+        raise NotImplementedError
+
+    def advance(self, seconds: float | timedelta) -> float:
+        """Move the clock forward; returns the new ``now()``."""
+        raise NotImplementedError
+
+    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
+        """Let queue time pass until ``until`` (epoch seconds) or until ``condition`` is notified.
+
+        Called with ``condition``'s lock held. ``real_timeout`` bounds real waiting, so a clock
+        that does not move on its own (a frozen ``time.time``) cannot hang a long poll.
+        """
+        raise NotImplementedError
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` whenever ``advance()`` moves the clock (wakes long polls)."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+
+class WallClock(Clock):
+    """Real time (``time.time()``) plus an offset that ``advance()`` moves."""
+
+    def __init__(self, offset: float = 0.0) -> None:
+        super().__init__()
+        self.offset = float(offset)
+
+    def now(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float | timedelta) -> float:
+        self.offset += _seconds(seconds)
+        self._notify()
+        return self.now()
+
+    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
+        condition.wait(max(0.0, min(until - self.now(), real_timeout)))
+
+
+class FrozenClock(Clock):
+    """A clock that moves only when told to (or when a long poll jumps it forward)."""
+
+    frozen = True
+
+    def __init__(self, start: float | None = None) -> None:
+        super().__init__()
+        self._now = time.time() if start is None else float(start)
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float | timedelta) -> float:
+        step = _seconds(seconds)
+        with self._lock:
+            self._now += step
+            now = self._now
+        self._notify()
+        return now
+
+    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
+        # Never sleep: jump to the moment the long poll was waiting for. Listeners are not
+        # notified: nobody sleeps on a frozen clock, and the caller re-checks by itself.
+        with self._lock:
+            if until > self._now:
+                self._now = until
+
+
+def make_clock(spec: str | Clock | None) -> Clock:
+    """Turn the ``clock=`` option into a clock."""
+    if spec is None or spec == "wall":
+        return WallClock()
+    if spec == "frozen":
+        return FrozenClock()
+    if isinstance(spec, Clock):
+        return spec
+    raise ValueError(f"clock must be 'wall', 'frozen' or a sqsmock Clock, not {spec!r}")

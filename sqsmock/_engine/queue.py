@@ -1,0 +1,427 @@
+"""A queue: metadata, and the message engine of a standard queue.
+
+Storage is the ``TombstoneLog`` (O(1) removal, stable slots). On top of it the queue keeps three
+heaps and three counters, so that no operation scans the queue:
+
+* ``_ready``  -- visible messages by enqueue order: receive pops k of them, O(k log n). A message
+  whose visibility lapses goes back with its original sequence, i.e. to its old place.
+* ``_timers`` -- delayed and in-flight messages by the moment they become visible.
+* ``_by_age`` -- every message by send time: retention evicts from the oldest end.
+
+Heap entries are invalidated lazily: each carries the message's generation (``gen``), bumped on
+every state change and on removal; a popped entry whose generation is stale is skipped. When stale
+entries outnumber live ones (same threshold as the log), the heap is rebuilt -- amortised O(1).
+
+There is no background thread: every call first applies the events that fell due up to
+``clock.now()`` (``_advance``). All state is guarded by one lock per queue; ``cond`` (on that lock)
+wakes long polls when a message is sent or the clock moves.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._errors import SqsError
+from .clock import Clock, monotonic
+from .message import (
+    DELAYED,
+    INFLIGHT,
+    STATE_NAMES,
+    VISIBLE,
+    Message,
+    Received,
+    system_attributes,
+)
+from .receipts import new_receipt
+from .tombstone import COMPACT_MIN_DEAD, TombstoneLog
+
+__all__ = ["DEFAULT_ATTRIBUTES", "MAX_TOTAL_VISIBILITY", "MessageView", "Queue", "queue_arn"]
+
+#: A message may stay invisible at most 12 hours after it was received.
+MAX_TOTAL_VISIBILITY = 43200
+#: Seconds between two PurgeQueue calls on one queue.
+PURGE_COOLDOWN = 60.0
+
+DEFAULT_ATTRIBUTES: dict[str, str] = {
+    "DelaySeconds": "0",
+    "MaximumMessageSize": "1048576",
+    "MessageRetentionPeriod": "345600",
+    "ReceiveMessageWaitTimeSeconds": "0",
+    "VisibilityTimeout": "30",
+    "SqsManagedSseEnabled": "true",
+}
+
+FIFO_DEFAULT_ATTRIBUTES: dict[str, str] = {
+    "FifoQueue": "true",
+    "ContentBasedDeduplication": "false",
+    "DeduplicationScope": "queue",
+    "FifoThroughputLimit": "perQueue",
+}
+
+
+def queue_arn(region: str, account: str, name: str) -> str:
+    return f"arn:aws:sqs:{region}:{account}:{name}"
+
+
+def queue_url(region: str, account: str, name: str) -> str:
+    return f"https://sqs.{region}.amazonaws.com/{account}/{name}"
+
+
+@dataclass(frozen=True)
+class MessageView:
+    """A read-only snapshot of a stored message, as ``peek()`` returns it."""
+
+    message_id: str
+    body: str
+    state: str
+    receive_count: int
+    attributes: dict[str, str]
+    message_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    group_id: str | None = None
+    receipt_handle: str | None = None
+    visible_at: float | None = None
+
+
+class Queue:
+    """One SQS queue. Methods take the queue lock themselves; callers never hold it."""
+
+    fifo = False
+
+    def __init__(
+        self,
+        name: str,
+        region: str,
+        account: str,
+        clock: Clock,
+        attributes: dict[str, str],
+        tags: dict[str, str] | None = None,
+    ) -> None:
+        self.name = name
+        self.region = region
+        self.account = account
+        self.arn = queue_arn(region, account, name)
+        self.url = queue_url(region, account, name)
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.cond = threading.Condition(self.lock)
+        now = clock.now()
+        self.created_at = now
+        self.last_modified = now
+        self.last_purge: float | None = None
+        self.tags: dict[str, str] = dict(tags or {})
+        self.attributes: dict[str, str] = dict(DEFAULT_ATTRIBUTES)
+        if self.fifo:
+            self.attributes.update(FIFO_DEFAULT_ATTRIBUTES)
+        self.visibility_timeout = 30
+        self.delay_seconds = 0
+        self.retention_period = 345600
+        self.maximum_message_size = 1048576
+        self.wait_time_seconds = 0
+        self.deleted = False
+        self._apply(attributes)
+        self.log: TombstoneLog[Message] = TombstoneLog()
+        self._ready: list[tuple[int, int, Message]] = []
+        self._timers: list[tuple[float, int, int, Message]] = []
+        self._by_age: list[tuple[float, int, Message]] = []
+        self._seq = 0
+        self.n_visible = 0
+        self.n_inflight = 0
+        self.n_delayed = 0
+
+    # -- attributes -------------------------------------------------------------------------
+
+    def configure(self, attributes: dict[str, str]) -> None:
+        """Apply validated attribute values (SetQueueAttributes)."""
+        with self.lock:
+            self._apply(attributes)
+            self.last_modified = self.clock.now()
+
+    def _apply(self, attributes: dict[str, str]) -> None:
+        for name, value in attributes.items():
+            if value == "" and name in (
+                "Policy",
+                "RedrivePolicy",
+                "RedriveAllowPolicy",
+                "KmsMasterKeyId",
+            ):
+                self.attributes.pop(name, None)
+                if name == "KmsMasterKeyId":
+                    self.attributes.pop("KmsDataKeyReusePeriodSeconds", None)
+                continue
+            self.attributes[name] = value
+        if "KmsMasterKeyId" in self.attributes:
+            self.attributes["SqsManagedSseEnabled"] = "false"
+        a = self.attributes
+        self.visibility_timeout = int(a["VisibilityTimeout"])
+        self.delay_seconds = int(a["DelaySeconds"])
+        self.retention_period = int(a["MessageRetentionPeriod"])
+        self.maximum_message_size = int(a["MaximumMessageSize"])
+        self.wait_time_seconds = int(a["ReceiveMessageWaitTimeSeconds"])
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def send(self, messages: Sequence[Message], delays: Sequence[int | None]) -> None:
+        """Enqueue ``messages``; ``delays[i]`` is the per-message delay or None (queue's)."""
+        with self.lock:
+            now = self.clock.now()
+            self._advance(now)
+            for message, delay in zip(messages, delays, strict=True):
+                message.sent_at = now
+                self._enqueue(message, now, self.delay_seconds if delay is None else delay)
+            self.cond.notify_all()
+
+    def _enqueue(self, m: Message, now: float, delay: int) -> None:
+        self._seq += 1
+        m.seq = self._seq
+        m.gen = 0
+        self.log.append(m)
+        heapq.heappush(self._by_age, (m.sent_at, m.seq, m))
+        if delay > 0:
+            m.state = DELAYED
+            m.visible_at = now + delay
+            self.n_delayed += 1
+            heapq.heappush(self._timers, (m.visible_at, m.seq, 0, m))
+        else:
+            self._make_visible(m)
+
+    def _make_visible(self, m: Message) -> None:
+        m.state = VISIBLE
+        self.n_visible += 1
+        heapq.heappush(self._ready, (m.seq, m.gen, m))
+
+    # -- receiving --------------------------------------------------------------------------
+
+    def receive(self, max_messages: int, visibility: int | None, wait: float) -> list[Received]:
+        """Up to ``max_messages`` messages, long-polling up to ``wait`` seconds of queue time.
+
+        A long poll returns as soon as a message is available: with a wall clock it blocks on the
+        queue's condition (a send or ``advance()`` wakes it, and it times out at the next due
+        event); with a frozen clock it jumps the clock to that moment instead of sleeping.
+        """
+        vt = self.visibility_timeout if visibility is None else visibility
+        clock = self.clock
+        with self.cond:
+            now = clock.now()
+            self._advance(now)
+            got = self._take(max_messages, vt, now)
+            if got or wait <= 0:
+                return got
+            end = now + wait
+            real_end = monotonic() + wait
+            while True:
+                now = clock.now()
+                real_left = real_end - monotonic()
+                if now >= end or real_left <= 0 or self.deleted:
+                    return []
+                until = end
+                due = self._next_due()
+                if due is not None and due < until:
+                    until = due
+                clock.wait(self.cond, until, real_left)
+                now = clock.now()
+                self._advance(now)
+                got = self._take(max_messages, vt, now)
+                if got:
+                    return got
+
+    def _take(self, max_messages: int, vt: int, now: float) -> list[Received]:
+        out: list[Received] = []
+        ready = self._ready
+        pop = heapq.heappop
+        while ready and len(out) < max_messages:
+            _, gen, m = pop(ready)
+            if m.gen != gen:
+                continue
+            out.append(self._deliver(m, vt, now))
+        return out
+
+    def _deliver(self, m: Message, vt: int, now: float) -> Received:
+        """Hand ``m`` out: new receipt handle, in flight for ``vt`` seconds."""
+        self.n_visible -= 1
+        self.n_inflight += 1
+        m.state = INFLIGHT
+        m.gen += 1
+        m.receive_count += 1
+        if m.first_receive_at is None:
+            m.first_receive_at = now
+        m.received_at = now
+        receipt = new_receipt(self.arn, m.message_id)
+        self.log.mark_inflight(m.slot, receipt, m.receipt)
+        m.receipt = receipt
+        m.visible_at = now + vt
+        heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+        return Received(m, receipt, m.receive_count, m.first_receive_at)
+
+    # -- deleting and visibility -------------------------------------------------------------
+
+    def delete(self, receipts: Iterable[str]) -> list[str | None]:
+        """Delete by receipt handle; per handle ``None`` (done) or a reason code.
+
+        A handle that is no longer current (message deleted, or received again since) succeeds
+        without effect, as in SQS.
+        """
+        results: list[str | None] = []
+        with self.lock:
+            self._advance(self.clock.now())
+            for receipt in receipts:
+                slot = self.log.index_of_receipt(receipt)
+                if slot is not None:
+                    m = self.log.get(slot)
+                    if m is not None:
+                        reason = self._deletable(m)
+                        if reason is not None:
+                            results.append(reason)
+                            continue
+                        self._remove(m)
+                results.append(None)
+        return results
+
+    def _deletable(self, m: Message) -> str | None:
+        """Why a current handle may not delete ``m`` (FIFO: expired handle); None if it may."""
+        return None
+
+    def change_visibility(self, changes: Iterable[tuple[str, int]]) -> list[str | None]:
+        """Per (receipt, timeout): ``None`` when applied (or lapsed), else a reason code:
+        ``"gone"`` (deleted or no longer current) or ``"limit"`` (12-hour cap)."""
+        results: list[str | None] = []
+        with self.lock:
+            now = self.clock.now()
+            self._advance(now)
+            woke = False
+            for receipt, timeout in changes:
+                slot = self.log.index_of_receipt(receipt)
+                m = None if slot is None else self.log.get(slot)
+                if m is None:
+                    results.append("gone")
+                    continue
+                if m.state != INFLIGHT:
+                    results.append(None)  # visibility already lapsed: accepted, no change
+                    continue
+                if now - m.received_at + timeout > MAX_TOTAL_VISIBILITY:
+                    results.append("limit")
+                    continue
+                m.gen += 1
+                if timeout <= 0:
+                    self.n_inflight -= 1
+                    self._make_visible(m)
+                    woke = True
+                else:
+                    m.visible_at = now + timeout
+                    heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+                results.append(None)
+            if woke:
+                self.cond.notify_all()
+            self._compact_indexes()
+        return results
+
+    def _remove(self, m: Message) -> None:
+        if m.state == VISIBLE:
+            self.n_visible -= 1
+        elif m.state == INFLIGHT:
+            self.n_inflight -= 1
+        else:
+            self.n_delayed -= 1
+        self.log.remove(m.slot, m.receipt)
+        m.gen += 1
+        self._compact_indexes()
+
+    def purge(self) -> None:
+        """Drop every message; a second purge within 60 seconds is refused."""
+        with self.lock:
+            now = self.clock.now()
+            if self.last_purge is not None and now - self.last_purge < PURGE_COOLDOWN:
+                raise SqsError("PurgeQueueInProgress", name=self.name)
+            self.last_purge = now
+            self.log.reset()
+            self._ready = []
+            self._timers = []
+            self._by_age = []
+            self.n_visible = self.n_inflight = self.n_delayed = 0
+
+    # -- time -------------------------------------------------------------------------------
+
+    def _advance(self, now: float) -> None:
+        """Apply every event due by ``now``: delays and visibility timeouts end, retention."""
+        timers = self._timers
+        while timers and timers[0][0] <= now:
+            _, _, gen, m = heapq.heappop(timers)
+            if m.gen != gen:
+                continue
+            if m.state == INFLIGHT:
+                self.n_inflight -= 1
+            else:
+                self.n_delayed -= 1
+            m.gen += 1
+            self._make_visible(m)
+        age = self._by_age
+        limit = now - self.retention_period
+        while age and age[0][0] <= limit:
+            _, _, m = heapq.heappop(age)
+            if m.slot >= 0:
+                self._remove(m)
+
+    def _next_due(self) -> float | None:
+        """When the next delayed or in-flight message becomes visible (stale entries dropped)."""
+        timers = self._timers
+        while timers:
+            due, _, gen, m = timers[0]
+            if m.gen == gen:
+                return due
+            heapq.heappop(timers)
+        return None
+
+    def _compact_indexes(self) -> None:
+        """Rebuild a heap once its stale entries exceed the log's compaction threshold."""
+        if len(self._timers) > COMPACT_MIN_DEAD + 2 * (self.n_inflight + self.n_delayed):
+            self._timers = [e for e in self._timers if e[3].gen == e[2]]
+            heapq.heapify(self._timers)
+        if len(self._by_age) > COMPACT_MIN_DEAD + 2 * self.log.live_count():
+            self._by_age = [e for e in self._by_age if e[2].slot >= 0]
+            heapq.heapify(self._by_age)
+        if len(self._ready) > COMPACT_MIN_DEAD + 2 * self.n_visible:
+            self._ready = [e for e in self._ready if e[2].gen == e[1]]
+            heapq.heapify(self._ready)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def counts(self) -> tuple[int, int, int]:
+        """(visible, in flight, delayed), after applying due events."""
+        with self.lock:
+            self._advance(self.clock.now())
+            return self.n_visible, self.n_inflight, self.n_delayed
+
+    def peek(self) -> list[MessageView]:
+        """Every live message in enqueue order, as of now, without changing anything.
+
+        Events that fell due but were not applied yet are reflected in the snapshot only.
+        """
+        with self.lock:
+            now = self.clock.now()
+            limit = now - self.retention_period
+            return [self._view(m, now) for m in self.log if m.sent_at > limit]
+
+    def _view(self, m: Message, now: float) -> MessageView:
+        state = m.state
+        if state != VISIBLE and m.visible_at <= now:
+            state = VISIBLE
+        inflight = state == INFLIGHT
+        return MessageView(
+            message_id=m.message_id,
+            body=m.body,
+            state=STATE_NAMES[state],
+            receive_count=m.receive_count,
+            attributes=system_attributes(m, m.receive_count, m.first_receive_at),
+            message_attributes=dict(m.attributes or {}),
+            group_id=m.group_id,
+            receipt_handle=m.receipt if inflight else None,
+            visible_at=m.visible_at if state != VISIBLE else None,
+        )
+
+    def notify(self) -> None:
+        """Wake long polls so they re-check (the clock moved)."""
+        with self.cond:
+            self.cond.notify_all()

@@ -1,0 +1,146 @@
+"""How SQS calls reach sqsmock: a botocore ``before-call`` handler on every SQS client.
+
+While at least one mock is active:
+
+* ``BaseClient._make_api_call`` is wrapped at class level, so every client in the process is
+  covered -- created before or after the mock started, even before sqsmock was imported. The
+  wrapper only makes sure an SQS client's event emitter carries our handler (once per client) and
+  then runs botocore's normal path: parameter validation, serialization, endpoint resolution.
+* The ``before-call.sqs`` handler (registered last, so user handlers that add headers run first)
+  hands the serialized request to the innermost active mock and returns ``(http, parsed)``;
+  botocore then skips signing and sending, emits ``after-call`` and raises modeled errors itself.
+  With no mock active the handler returns None and the call proceeds as if sqsmock were absent.
+
+See docs/architecture.md for why this point in botocore's pipeline was chosen.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import botocore.client
+
+__all__ = ["Responder", "activate", "active", "deactivate"]
+
+
+class Responder(Protocol):
+    """What an active mock offers the hook."""
+
+    region: str
+
+    def respond(self, model: Any, request_dict: Any, region: str | None) -> Any: ...
+
+
+_lock = threading.Lock()
+_stack: list[Responder] = []
+_original: Callable[..., Any] | None = None
+_env_set: dict[str, str | None] = {}
+_MARK = "_sqsmock_hooked"
+_UNIQUE_ID = "sqsmock-before-call"
+
+
+def active() -> Responder | None:
+    """The innermost active mock, if any."""
+    return _stack[-1] if _stack else None
+
+
+def _before_call(model: Any, params: Any, context: Any, **_: Any) -> Any:
+    responder = _stack[-1] if _stack else None
+    if responder is None:
+        return None
+    return responder.respond(model, params, context.get("client_region"))
+
+
+def _hook(client: Any) -> None:
+    events = client.meta.events
+    if client.meta.service_model.service_name == "sqs":
+        events.register_last("before-call.sqs", _before_call, unique_id=_UNIQUE_ID)
+    setattr(events, _MARK, True)
+
+
+def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
+    if _stack and not getattr(self.meta.events, _MARK, False):
+        _hook(self)
+    assert _original is not None
+    return _original(self, operation_name, api_params)
+
+
+def _install() -> None:
+    global _original
+    if _original is None:
+        _original = botocore.client.BaseClient._make_api_call
+        botocore.client.BaseClient._make_api_call = _make_api_call
+
+
+def _uninstall() -> None:
+    global _original
+    if _original is not None and botocore.client.BaseClient._make_api_call is _make_api_call:
+        botocore.client.BaseClient._make_api_call = _original
+        _original = None
+
+
+# -- environment ------------------------------------------------------------------------------
+
+
+def _aws_files_exist() -> bool:
+    home = Path.home() / ".aws"
+    files = [
+        os.environ.get("AWS_SHARED_CREDENTIALS_FILE") or str(home / "credentials"),
+        os.environ.get("AWS_CONFIG_FILE") or str(home / "config"),
+    ]
+    return any(Path(f).expanduser().is_file() for f in files)
+
+
+def _prepare_environment(region: str) -> None:
+    """Make clients creatable with no AWS set-up at all, touching nothing that is configured.
+
+    Without any credentials botocore's provider chain ends by probing the EC2 metadata service
+    over the network; without a region ``boto3.client("sqs")`` fails. When the environment and
+    the AWS config files supply neither, placeholders are set for the mock's lifetime.
+    """
+    env = os.environ
+    configured = _aws_files_exist() or "AWS_PROFILE" in env
+    wanted: dict[str, str] = {}
+    if not configured and "AWS_ACCESS_KEY_ID" not in env:
+        wanted["AWS_ACCESS_KEY_ID"] = "testing"
+        wanted["AWS_SECRET_ACCESS_KEY"] = "testing"
+    if not configured and "AWS_DEFAULT_REGION" not in env and "AWS_REGION" not in env:
+        wanted["AWS_DEFAULT_REGION"] = region
+    for key, value in wanted.items():
+        _env_set[key] = env.get(key)
+        env[key] = value
+
+
+def _restore_environment() -> None:
+    for key, previous in _env_set.items():
+        if os.environ.get(key) is not None and previous is None:
+            del os.environ[key]
+        elif previous is not None:
+            os.environ[key] = previous
+    _env_set.clear()
+
+
+# -- activation -------------------------------------------------------------------------------
+
+
+def activate(responder: Responder) -> None:
+    with _lock:
+        if not _stack:
+            _install()
+            _prepare_environment(responder.region)
+        _stack.append(responder)
+
+
+def deactivate(responder: Responder) -> None:
+    with _lock:
+        for i in range(len(_stack) - 1, -1, -1):
+            if _stack[i] is responder:
+                del _stack[i]
+                break
+        if not _stack:
+            _uninstall()
+            _restore_environment()

@@ -1,0 +1,221 @@
+"""``mock_sqs``: decorator, context manager and ``start()``/``stop()``, and the handle it gives.
+
+A ``MockSQS`` holds options; activating it (``start()``, ``with``, or a decorated call) builds a
+fresh, empty backend and puts the mock on top of the interception stack. Activations of the same
+object nest by counting, so ``with m: with m:`` or a decorated function calling itself share one
+state and only the outermost exit deactivates; distinct mocks nest as a stack, the innermost one
+answering.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TypeVar, overload
+
+import wrapt
+
+from . import _interception, _protocol
+from ._engine import Backend, Clock, MessageView, make_clock
+from ._service import Call
+
+__all__ = ["MockSQS", "mock_sqs"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+DEFAULT_REGION = "us-east-1"
+DEFAULT_ACCOUNT = "123456789012"
+
+
+class MockSQS:
+    """An SQS mock: use it as a decorator, a context manager, or with ``start()``/``stop()``."""
+
+    def __init__(
+        self,
+        *,
+        region: str = DEFAULT_REGION,
+        account_id: str = DEFAULT_ACCOUNT,
+        clock: str | Clock | None = "wall",
+    ) -> None:
+        if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
+            raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
+        make_clock(clock)  # reject a bad clock option now, not at the first activation
+        self.region = region
+        self.account_id = account_id
+        self._clock_option = clock
+        self._backend: Backend | None = None
+        self._depth = 0
+        self._lock = threading.Lock()
+
+    # -- activation -------------------------------------------------------------------------
+
+    def start(self) -> MockSQS:
+        """Activate the mock (with empty state, unless already active); returns the handle."""
+        with self._lock:
+            self._depth += 1
+            if self._depth == 1:
+                self._backend = Backend(
+                    make_clock(self._clock_option), self.region, self.account_id
+                )
+                _interception.activate(self)
+        return self
+
+    def stop(self) -> None:
+        """Undo one ``start()``; the outermost one deactivates. Extra calls do nothing."""
+        with self._lock:
+            if self._depth == 0:
+                return
+            self._depth -= 1
+            if self._depth == 0:
+                _interception.deactivate(self)
+                backend, self._backend = self._backend, None
+                if backend is not None:
+                    backend.close()
+
+    @property
+    def active(self) -> bool:
+        return self._depth > 0
+
+    def __enter__(self) -> MockSQS:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> MockSQS:
+        return self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # -- the handle -------------------------------------------------------------------------
+
+    @property
+    def backend(self) -> Backend:
+        backend = self._backend
+        if backend is None:
+            raise RuntimeError("this mock_sqs is not active; start() it or enter it first")
+        return backend
+
+    @property
+    def clock(self) -> Clock:
+        """The virtual clock: ``now()``, ``advance(seconds | timedelta)``."""
+        return self.backend.clock
+
+    def reset(self) -> None:
+        """Drop every queue and message."""
+        self.backend.reset()
+
+    def peek(self, queue: str) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), without changing anything."""
+        call = Call(self.backend, self.region, self.account_id, {})
+        return call.queue({"QueueUrl": queue}).peek()
+
+    def respond(self, model: Any, request_dict: Any, region: str | None) -> Any:
+        """Answer one intercepted botocore call (used by the hook)."""
+        backend = self._backend
+        if backend is None:  # stopped while a call was being made
+            return None
+        return _protocol.answer(backend, model, request_dict, region)
+
+    # -- decorating -------------------------------------------------------------------------
+
+    @overload
+    def __call__(self, target: type[T]) -> type[T]: ...
+
+    @overload
+    def __call__(self, target: F) -> F: ...
+
+    def __call__(self, target: Any) -> Any:
+        if isinstance(target, type):
+            return self._decorate_class(target)
+        if not callable(target):
+            raise TypeError(f"mock_sqs cannot decorate {target!r}")
+        return self._decorate_function(target)
+
+    def _decorate_function(self, func: F) -> F:
+        if inspect.iscoroutinefunction(func):
+
+            @wrapt.decorator
+            async def async_wrapper(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+                with self:
+                    return await wrapped(*args, **kwargs)
+
+            return async_wrapper(func)  # type: ignore[return-value]
+
+        @wrapt.decorator
+        def wrapper(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            with self:
+                return wrapped(*args, **kwargs)
+
+        return wrapper(func)  # type: ignore[return-value]
+
+    def _decorate_class(self, cls: type[T]) -> type[T]:
+        import unittest
+
+        if issubclass(cls, unittest.TestCase):
+            original = cls.setUp
+            mock = self
+
+            @functools.wraps(original)
+            def setUp(test: unittest.TestCase) -> None:
+                mock.start()
+                test.addCleanup(mock.stop)
+                original(test)
+
+            cls.setUp = setUp  # type: ignore[assignment,method-assign]
+            return cls
+        for name, member in list(vars(cls).items()):
+            if name.startswith("test") and callable(member) and not isinstance(member, type):
+                setattr(cls, name, self._decorate_function(member))
+            elif name.startswith("test") and isinstance(member, (staticmethod, classmethod)):
+                setattr(cls, name, type(member)(self._decorate_function(member.__func__)))
+        return cls
+
+    def __repr__(self) -> str:
+        state = "active" if self.active else "inactive"
+        return f"<MockSQS {self.region}/{self.account_id} {state}>"
+
+
+@overload
+def mock_sqs(target: type[T], /) -> type[T]: ...
+
+
+@overload
+def mock_sqs(target: F, /) -> F: ...
+
+
+@overload
+def mock_sqs(
+    *,
+    region: str = DEFAULT_REGION,
+    account_id: str = DEFAULT_ACCOUNT,
+    clock: str | Clock | None = "wall",
+) -> MockSQS: ...
+
+
+def mock_sqs(target: Any = None, /, **options: Any) -> Any:
+    """Mock SQS for every boto3/botocore client in the process.
+
+    ``@mock_sqs`` / ``@mock_sqs(...)`` decorate functions, ``async def`` functions,
+    ``unittest.TestCase`` subclasses and plain test classes; ``with mock_sqs() as sqs:`` and
+    ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
+    (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
+    ``Clock``).
+    """
+    mock = MockSQS(**options)
+    return mock if target is None else mock(target)

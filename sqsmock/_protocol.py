@@ -1,0 +1,128 @@
+"""The wire: decode an AWS JSON 1.0 request, render the answer as SQS would send it.
+
+The request is the one botocore serialized (``X-Amz-Target`` names the operation, the body holds
+the parameters). The answer is rendered as the JSON body and headers real SQS returns, then parsed
+by botocore's own JSON parser for the operation's output shape. So users get exactly what AWS
+would give them: ``ResponseMetadata``, base64-decoded binary values, and for errors the legacy
+``Error.Code``, ``Error.QueryErrorCode`` and -- through botocore's own error handling -- the
+modeled exception class.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from email.utils import formatdate
+from typing import Any
+
+from botocore.awsrequest import AWSResponse, HeadersDict
+from botocore.model import OperationModel
+from botocore.parsers import create_parser
+
+from ._engine import Backend
+from ._errors import SqsError
+from ._service import Call, dispatch
+
+__all__ = ["SqsHttpResponse", "answer", "decode_request", "render", "request_id"]
+
+_PARSER = create_parser("json")
+_CONTENT_TYPE = "application/x-amz-json-1.0"
+
+
+def request_id() -> str:
+    """A fresh request id in the UUID form SQS uses (cheaper than ``uuid.uuid4``)."""
+    h = os.urandom(16).hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+_date_cache: tuple[int, str] = (0, "")
+
+
+def http_date(now: float) -> str:
+    """The ``date`` header; formatted once per second of clock time."""
+    global _date_cache
+    second = int(now)
+    if _date_cache[0] != second:
+        _date_cache = (second, formatdate(second, usegmt=True))
+    return _date_cache[1]
+
+
+class SqsHttpResponse(AWSResponse):  # type: ignore[misc]
+    """The HTTP side of an answer; its headers become a ``HeadersDict`` only when read."""
+
+    def __init__(self, url: str, status_code: int, headers: dict[str, str], body: bytes):
+        self.url = url
+        self.status_code = status_code
+        self.raw = None
+        self._content = body
+        self._raw_headers = headers
+        self._headers: HeadersDict | None = None
+
+    @property
+    def headers(self) -> HeadersDict:
+        if self._headers is None:
+            self._headers = HeadersDict(self._raw_headers)
+        return self._headers
+
+    @headers.setter
+    def headers(self, value: Any) -> None:
+        self._headers = HeadersDict(value)
+
+
+def decode_request(body: bytes | str | None) -> dict[str, Any]:
+    if not body:
+        return {}
+    parsed = json.loads(body)
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def render(
+    model: OperationModel,
+    status: int,
+    payload: Mapping[str, Any],
+    *,
+    error: SqsError | None,
+    now: float,
+    url: str,
+) -> tuple[AWSResponse, dict[str, Any]]:
+    """(http response, parsed response) for ``payload``, through botocore's parser."""
+    body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+    headers = {
+        "x-amzn-requestid": request_id(),
+        "date": http_date(now),
+        "content-type": _CONTENT_TYPE,
+        "content-length": str(len(body)),
+    }
+    if error is not None:
+        headers["x-amzn-query-error"] = f"{error.code};Sender"
+    parsed: dict[str, Any] = _PARSER.parse(
+        {"headers": headers, "status_code": status, "body": body},
+        model.output_shape,
+    )
+    parsed.setdefault("ResponseMetadata", {})["RetryAttempts"] = 0
+    return SqsHttpResponse(url, status, headers, body), parsed
+
+
+def answer(
+    backend: Backend,
+    model: OperationModel,
+    request_dict: Mapping[str, Any],
+    region: str | None,
+) -> tuple[AWSResponse, dict[str, Any]]:
+    """Run one SQS call against ``backend`` and return what botocore would have received."""
+    headers = request_dict.get("headers") or {}
+    call = Call(backend, region or backend.region, backend.account, headers)
+    url = str(request_dict.get("url") or "")
+    try:
+        try:
+            request = decode_request(request_dict.get("body"))
+        except ValueError:
+            raise SqsError(
+                "InvalidParameterValue", message="The request body is not valid JSON."
+            ) from None
+        payload = dispatch(call, model.name, request)
+    except SqsError as error:
+        body = {"__type": f"com.amazonaws.sqs#{error.shape}", "message": error.message}
+        return render(model, error.status, body, error=error, now=backend.clock.now(), url=url)
+    return render(model, 200, payload, error=None, now=backend.clock.now(), url=url)

@@ -1,0 +1,32 @@
+"""Action handlers register themselves here by SQS operation name.
+
+A handler takes the call context and the decoded request (the JSON wire parameters) and returns
+the response parameters; it raises ``SqsError`` for an error answer. A test checks this registry
+against botocore's list of SQS operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ._context import Call
+
+__all__ = ["ACTIONS", "Handler", "action"]
+
+Request = dict[str, Any]
+Response = dict[str, Any]
+Handler = Callable[[Call, Request], Response]
+
+#: Operation name -> handler.
+ACTIONS: dict[str, Handler] = {}
+
+
+def action(name: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        if name in ACTIONS:
+            raise RuntimeError(f"two handlers for {name}")
+        ACTIONS[name] = handler
+        return handler
+
+    return register

@@ -1,0 +1,79 @@
+"""Request checks shared by several actions (botocore leaves almost all of them to SQS)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .._errors import SqsError, invalid_for
+
+__all__ = [
+    "batch_entries",
+    "check_body_characters",
+    "optional_int",
+    "required_str",
+]
+
+_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+# Characters SQS rejects in bodies and attribute values (XML 1.0 minus the restricted ones).
+_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def required_str(request: Mapping[str, Any], name: str) -> str:
+    value = request.get(name)
+    if value is None or value == "":
+        raise SqsError("MissingParameter", name=name)
+    if not isinstance(value, str):
+        raise invalid_for(name, value, f"{name} must be a string.")
+    return value
+
+
+def optional_int(
+    request: Mapping[str, Any], name: str, low: int, high: int, reason: str
+) -> int | None:
+    """An integer parameter within [low, high], or None when absent."""
+    value = request.get(name)
+    if value is None:
+        return None
+    try:
+        number = int(value)
+        if isinstance(value, (bool, float)) or (isinstance(value, str) and not value.strip()):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise invalid_for(name, value, reason) from None
+    if not low <= number <= high:
+        raise invalid_for(name, value, reason)
+    return number
+
+
+def first_forbidden(text: str) -> str | None:
+    """``#xNN`` of the first character SQS does not accept in message text, or None."""
+    match = _FORBIDDEN.search(text)
+    return None if match is None else f"#x{ord(match.group()):X}"
+
+
+def check_body_characters(body: str) -> None:
+    char = first_forbidden(body)
+    if char is not None:
+        raise SqsError("InvalidMessageContents", char=char)
+
+
+def batch_entries(request: Mapping[str, Any], entry_name: str) -> list[dict[str, Any]]:
+    """The ``Entries`` of a batch request after the whole-request checks."""
+    entries = request.get("Entries")
+    if entries is None or (isinstance(entries, list) and not entries):
+        raise SqsError("EmptyBatchRequest", entry=entry_name)
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise invalid_for("Entries", entries, "Entries must be a list of structures.")
+    if len(entries) > 10:
+        raise SqsError("TooManyEntriesInBatchRequest", count=len(entries))
+    seen: set[str] = set()
+    for entry in entries:
+        entry_id = entry.get("Id")
+        if not isinstance(entry_id, str) or not _ENTRY_ID.fullmatch(entry_id):
+            raise SqsError("InvalidBatchEntryId")
+        if entry_id in seen:
+            raise SqsError("BatchEntryIdsNotDistinct", id=entry_id)
+        seen.add(entry_id)
+    return entries

@@ -1,0 +1,272 @@
+"""Queue attributes: which exist, which may be set on which queue type, valid values.
+
+``validate`` turns requested attributes into their canonical string values (as GetQueueAttributes
+returns them) or raises the error SQS gives. ``describe`` renders GetQueueAttributes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .._engine import Backend, Queue
+from .._errors import SqsError, invalid_for
+
+__all__ = ["GETTABLE", "describe", "validate"]
+
+_RANGES: dict[str, tuple[int, int]] = {
+    "DelaySeconds": (0, 900),
+    "MaximumMessageSize": (1024, 1048576),
+    "MessageRetentionPeriod": (60, 1209600),
+    "ReceiveMessageWaitTimeSeconds": (0, 20),
+    "VisibilityTimeout": (0, 43200),
+    "KmsDataKeyReusePeriodSeconds": (60, 86400),
+}
+_BOOLEANS = frozenset({"FifoQueue", "ContentBasedDeduplication", "SqsManagedSseEnabled"})
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "DeduplicationScope": ("messageGroup", "queue"),
+    "FifoThroughputLimit": ("perQueue", "perMessageGroupId"),
+}
+_SETTABLE = frozenset(
+    {
+        *_RANGES,
+        *_BOOLEANS,
+        *_CHOICES,
+        "Policy",
+        "RedrivePolicy",
+        "RedriveAllowPolicy",
+        "KmsMasterKeyId",
+    }
+)
+_COMPUTED = (
+    "ApproximateNumberOfMessages",
+    "ApproximateNumberOfMessagesDelayed",
+    "ApproximateNumberOfMessagesNotVisible",
+    "CreatedTimestamp",
+    "LastModifiedTimestamp",
+    "QueueArn",
+)
+_FIFO_ONLY = frozenset({"FifoQueue", "ContentBasedDeduplication"})
+_FIFO_SETTINGS = frozenset({"DeduplicationScope", "FifoThroughputLimit"})
+#: Every name GetQueueAttributes accepts.
+GETTABLE = frozenset({"All", *_SETTABLE, *_COMPUTED})
+
+_SSE_CONFLICT = (
+    "You can use one type of server-side encryption (SSE) at one time. You can either enable "
+    "KMS SSE or SQS SSE."
+)
+_ALLOW_POLICY_FORMAT = (
+    "Amazon SQS can't create the redrive allow policy, as it's in an unsupported format."
+)
+
+
+def validate(
+    attributes: Mapping[str, Any],
+    *,
+    fifo: bool,
+    backend: Backend,
+    region: str,
+    creating: bool,
+    queue: Queue | None = None,
+) -> dict[str, str]:
+    """Canonical values of ``attributes`` for a queue of the given type, or the SQS error."""
+    out: dict[str, str] = {}
+    for name, raw in attributes.items():
+        value = "" if raw is None else str(raw)
+        if name not in _SETTABLE:
+            raise SqsError("InvalidAttributeName", name=name)
+        if not fifo and name in _FIFO_ONLY:
+            if creating and name == "FifoQueue" and value.lower() == "false":
+                continue
+            raise SqsError("InvalidAttributeName", name=name)
+        if not fifo and name in _FIFO_SETTINGS:
+            raise SqsError(
+                "InvalidAttributeNameText",
+                message=f"You can specify the {name} only when FifoQueue is set to true.",
+            )
+        out[name] = _canonical(name, value, fifo=fifo, backend=backend, region=region)
+    if fifo and not creating and out.get("FifoQueue") == "false":
+        raise SqsError(
+            "InvalidAttributeValueReason",
+            name="FifoQueue",
+            reason="Modifying queue type is not supported.",
+        )
+    if out.get("KmsMasterKeyId") and out.get("SqsManagedSseEnabled") == "true":
+        raise SqsError("InvalidAttributeNameText", message=_SSE_CONFLICT)
+    if (
+        out.get("SqsManagedSseEnabled") == "true"
+        and queue is not None
+        and "KmsMasterKeyId" in queue.attributes
+        and out.get("KmsMasterKeyId") != ""
+    ):
+        raise SqsError("InvalidAttributeNameText", message=_SSE_CONFLICT)
+    _check_throughput(out, queue)
+    return out
+
+
+def _check_throughput(out: dict[str, str], queue: Queue | None) -> None:
+    current = queue.attributes if queue is not None else {}
+    limit = out.get("FifoThroughputLimit", current.get("FifoThroughputLimit"))
+    scope = out.get("DeduplicationScope", current.get("DeduplicationScope"))
+    if limit == "perMessageGroupId" and scope == "queue":
+        raise SqsError(
+            "InvalidAttributeValueReason",
+            name="FifoThroughputLimit",
+            reason="The FifoThroughputLimit perMessageGroupId can be used only when the "
+            "DeduplicationScope is messageGroup.",
+        )
+
+
+def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, region: str) -> str:
+    if name in _RANGES:
+        low, high = _RANGES[name]
+        text = value.strip()
+        if not (text.lstrip("-").isdigit() and low <= int(text) <= high):
+            raise SqsError("InvalidAttributeValue", name=name)
+        return str(int(text))
+    if name in _BOOLEANS:
+        if value.lower() not in ("true", "false"):
+            raise SqsError("InvalidAttributeValue", name=name)
+        return value.lower()
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise SqsError("InvalidAttributeValue", name=name)
+        return value
+    if value == "":
+        return ""  # Policy, RedrivePolicy, RedriveAllowPolicy, KmsMasterKeyId: removes it
+    if name == "Policy":
+        return _policy(value)
+    if name == "RedrivePolicy":
+        return _redrive_policy(value, fifo=fifo, backend=backend)
+    if name == "RedriveAllowPolicy":
+        return _redrive_allow_policy(value)
+    return value  # KmsMasterKeyId: any alias or key id
+
+
+def _json_map(value: str) -> dict[str, Any] | None:
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _policy(value: str) -> str:
+    parsed = _json_map(value)
+    if parsed is None:
+        raise SqsError("InvalidAttributeValueReason", name="Policy", reason="Invalid JSON.")
+    return json.dumps(parsed, separators=(",", ":"))
+
+
+def _redrive_policy(value: str, *, fifo: bool, backend: Backend) -> str:
+    parsed = _json_map(value)
+    if parsed is None:
+        raise invalid_for("RedrivePolicy", value, "Redrive policy is not a valid JSON map.")
+    for key in ("deadLetterTargetArn", "maxReceiveCount"):
+        if key not in parsed:
+            raise invalid_for(
+                "RedrivePolicy",
+                value,
+                f"Redrive policy does not contain mandatory attribute: {key}.",
+            )
+    unknown = set(parsed) - {"deadLetterTargetArn", "maxReceiveCount"}
+    if unknown:
+        raise invalid_for(
+            "RedrivePolicy",
+            value,
+            f"Only following attributes are supported: "
+            f"[deadLetterTargetArn, maxReceiveCount]. Found: {sorted(unknown)[0]}.",
+        )
+    count = parsed["maxReceiveCount"]
+    try:
+        number = int(count)
+        if isinstance(count, (bool, float)):
+            raise ValueError
+    except (TypeError, ValueError):
+        number = 0
+    if not 1 <= number <= 1000:
+        raise invalid_for(
+            "RedrivePolicy",
+            value,
+            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to 1000 both "
+            "inclusive.",
+        )
+    arn = parsed["deadLetterTargetArn"]
+    target = backend.by_arn(arn) if isinstance(arn, str) else None
+    if target is None:
+        raise invalid_for("RedrivePolicy", value, "Dead letter target does not exist.")
+    if target.fifo != fifo:
+        raise invalid_for(
+            "RedrivePolicy",
+            value,
+            "Dead-letter queue must be same type of queue as the source.",
+        )
+    return json.dumps(
+        {"deadLetterTargetArn": arn, "maxReceiveCount": number}, separators=(",", ":")
+    )
+
+
+def _redrive_allow_policy(value: str) -> str:
+    parsed = _json_map(value)
+    if parsed is None:
+        raise invalid_for("RedriveAllowPolicy", value, _ALLOW_POLICY_FORMAT)
+    permission = parsed.get("redrivePermission")
+    arns = parsed.get("sourceQueueArns")
+    if permission not in ("allowAll", "denyAll", "byQueue") or set(parsed) - {
+        "redrivePermission",
+        "sourceQueueArns",
+    }:
+        raise invalid_for("RedriveAllowPolicy", value, _ALLOW_POLICY_FORMAT)
+    if permission == "byQueue":
+        if (
+            not isinstance(arns, list)
+            or not 1 <= len(arns) <= 10
+            or not all(isinstance(a, str) for a in arns)
+        ):
+            raise invalid_for(
+                "RedriveAllowPolicy",
+                value,
+                "You must specify 1 to 10 source queue ARNs when redrivePermission is byQueue.",
+            )
+    elif arns is not None:
+        raise invalid_for(
+            "RedriveAllowPolicy",
+            value,
+            "sourceQueueArns can be specified only when redrivePermission is byQueue.",
+        )
+    return json.dumps(parsed, separators=(",", ":"))
+
+
+def describe(queue: Queue, names: Iterable[str]) -> dict[str, str]:
+    """GetQueueAttributes: the requested attributes that have a value."""
+    wanted = set(names)
+    for name in wanted:
+        if name not in GETTABLE or (not queue.fifo and name in _FIFO_ONLY):
+            raise SqsError("InvalidAttributeName", name=name)
+    every = "All" in wanted
+    out: dict[str, str] = {}
+    if every or wanted & {
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesDelayed",
+        "ApproximateNumberOfMessagesNotVisible",
+    }:
+        visible, inflight, delayed = queue.counts()
+        computed = {
+            "ApproximateNumberOfMessages": visible,
+            "ApproximateNumberOfMessagesDelayed": delayed,
+            "ApproximateNumberOfMessagesNotVisible": inflight,
+        }
+        for name, count in computed.items():
+            if every or name in wanted:
+                out[name] = str(count)
+    if every or "CreatedTimestamp" in wanted:
+        out["CreatedTimestamp"] = str(int(queue.created_at))
+    if every or "LastModifiedTimestamp" in wanted:
+        out["LastModifiedTimestamp"] = str(int(queue.last_modified))
+    if every or "QueueArn" in wanted:
+        out["QueueArn"] = queue.arn
+    for name, value in queue.attributes.items():
+        if every or name in wanted:
+            out[name] = value
+    return out

@@ -1,0 +1,138 @@
+"""Queue lifecycle actions: create, look up, list, delete, attributes, purge."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from .._engine import Queue
+from .._errors import SqsError, invalid
+from . import queue_attributes
+from ._context import Call
+from ._registry import Request, Response, action
+from ._validate import optional_int, required_str
+from .tags import validate_tags
+
+__all__: list[str] = []
+
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
+_FIFO_NAME = re.compile(r"[A-Za-z0-9_-]{1,75}\.fifo")
+
+
+def _is_fifo_request(name: str, attributes: dict[str, Any]) -> bool:
+    flag = str(attributes.get("FifoQueue", "")).lower()
+    if flag == "true":
+        if not _FIFO_NAME.fullmatch(name):
+            raise invalid(
+                "The name of a FIFO queue can only include alphanumeric characters, hyphens, or "
+                "underscores, must end with .fifo suffix and be 1 to 80 in length."
+            )
+        return True
+    if not _NAME.fullmatch(name):
+        raise invalid(
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"
+        )
+    return False
+
+
+@action("CreateQueue")
+def create_queue(call: Call, request: Request) -> Response:
+    name = required_str(request, "QueueName")
+    attributes = request.get("Attributes") or {}
+    fifo = _is_fifo_request(name, attributes)
+    values = queue_attributes.validate(
+        attributes, fifo=fifo, backend=call.backend, region=call.region, creating=True
+    )
+    tags = validate_tags(request.get("tags") or {}, {}, name)
+
+    def existing(queue: Queue) -> None:
+        for attr, value in values.items():
+            if queue.attributes.get(attr, "") != value:
+                raise SqsError("QueueNameExists", name=attr)
+
+    def factory() -> Queue:
+        return Queue(name, call.region, call.account, call.backend.clock, values, tags)
+
+    queue = call.backend.create(call.region, call.account, name, factory, existing)
+    return {"QueueUrl": queue.url}
+
+
+@action("GetQueueUrl")
+def get_queue_url(call: Call, request: Request) -> Response:
+    name = required_str(request, "QueueName")
+    account = request.get("QueueOwnerAWSAccountId") or call.account
+    return {"QueueUrl": call.backend.get(call.region, account, name).url}
+
+
+def _encode_token(name: str) -> str:
+    return base64.urlsafe_b64encode(f"sqsmock:{name}".encode()).decode()
+
+
+def _decode_token(token: str) -> str:
+    try:
+        text = base64.urlsafe_b64decode(token.encode()).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        text = ""
+    if not text.startswith("sqsmock:"):
+        raise invalid("Invalid NextToken value.")
+    return text[len("sqsmock:") :]
+
+
+@action("ListQueues")
+def list_queues(call: Call, request: Request) -> Response:
+    prefix = request.get("QueueNamePrefix") or ""
+    limit = optional_int(
+        request, "MaxResults", 1, 1000, "MaxResults must be an integer between 1 and 1000."
+    )
+    queues = call.backend.matching(call.region, call.account, prefix)
+    token = request.get("NextToken")
+    if token:
+        after = _decode_token(token)
+        queues = [q for q in queues if q.name > after]
+    page = queues[: limit or 1000]
+    out: Response = {}
+    if page:
+        out["QueueUrls"] = [q.url for q in page]
+    if limit is not None and len(queues) > len(page):
+        out["NextToken"] = _encode_token(page[-1].name)
+    return out
+
+
+@action("DeleteQueue")
+def delete_queue(call: Call, request: Request) -> Response:
+    call.backend.delete(call.queue(request))
+    return {}
+
+
+@action("GetQueueAttributes")
+def get_queue_attributes(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    names = request.get("AttributeNames") or []
+    attributes = queue_attributes.describe(queue, names)
+    return {"Attributes": attributes} if attributes else {}
+
+
+@action("SetQueueAttributes")
+def set_queue_attributes(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    attributes = request.get("Attributes")
+    if not attributes:
+        raise SqsError("MissingParameter", name="Attributes")
+    values = queue_attributes.validate(
+        attributes,
+        fifo=queue.fifo,
+        backend=call.backend,
+        region=call.region,
+        creating=False,
+        queue=queue,
+    )
+    queue.configure(values)
+    return {}
+
+
+@action("PurgeQueue")
+def purge_queue(call: Call, request: Request) -> Response:
+    call.queue(request).purge()
+    return {}

@@ -1,0 +1,69 @@
+"""ReceiveMessage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._engine import Received
+from .._engine.message import SYSTEM_ATTRIBUTE_NAMES, system_attributes
+from ._context import Call
+from ._digest import md5_of_attributes
+from ._registry import Request, Response, action
+from ._validate import optional_int
+from .message_attributes import AttributeFilter
+
+__all__: list[str] = []
+
+
+def _system_names(request: Request) -> frozenset[str] | None:
+    """The system attributes asked for (both request fields, united); None means all."""
+    names = set(request.get("AttributeNames") or ()) | set(
+        request.get("MessageSystemAttributeNames") or ()
+    )
+    if "All" in names:
+        return None
+    return frozenset(names & SYSTEM_ATTRIBUTE_NAMES)
+
+
+def _render(got: Received, names: frozenset[str] | None, wanted: AttributeFilter) -> dict[str, Any]:
+    m = got.message
+    out: dict[str, Any] = {
+        "MessageId": m.message_id,
+        "ReceiptHandle": got.receipt,
+        "MD5OfBody": m.md5_body,
+        "Body": m.body,
+    }
+    if names is None or names:
+        attributes = system_attributes(m, got.receive_count, got.first_receive_at, names)
+        if attributes:
+            out["Attributes"] = attributes
+    if m.attributes and not wanted.empty:
+        if wanted.every:
+            out["MessageAttributes"] = m.attributes
+            out["MD5OfMessageAttributes"] = m.md5_attributes
+        else:
+            chosen = wanted.select(m.attributes)
+            if chosen:
+                out["MessageAttributes"] = chosen
+                out["MD5OfMessageAttributes"] = md5_of_attributes(chosen)
+    return out
+
+
+@action("ReceiveMessage")
+def receive_message(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    count = optional_int(
+        request, "MaxNumberOfMessages", 1, 10, "Must be between 1 and 10, if provided."
+    )
+    visibility = optional_int(
+        request, "VisibilityTimeout", 0, 43200, "Must be >= 0 and <= 43200, if provided."
+    )
+    wait = optional_int(request, "WaitTimeSeconds", 0, 20, "Must be >= 0 and <= 20, if provided.")
+    names = _system_names(request)
+    wanted = AttributeFilter(request.get("MessageAttributeNames") or ())
+    received = queue.receive(
+        count or 1, visibility, queue.wait_time_seconds if wait is None else wait
+    )
+    if not received:
+        return {}
+    return {"Messages": [_render(got, names, wanted) for got in received]}

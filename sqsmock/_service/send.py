@@ -1,0 +1,142 @@
+"""SendMessage and SendMessageBatch."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .._engine import Message, Queue
+from .._errors import SqsError, batch_entry_error, invalid, invalid_for
+from ._context import Call
+from ._digest import md5_of_attributes, md5_of_body
+from ._registry import Request, Response, action
+from ._validate import batch_entries, check_body_characters, optional_int
+from .message_attributes import attributes_size, validate_message_attributes, validate_system
+
+__all__ = ["build_message"]
+
+MAX_BATCH_BYTES = 1048576
+_ID_CHARS = re.compile(r"[!-~]{1,128}")  # alphanumerics and punctuation, no spaces
+_WRONG_TYPE = "The request include parameter that is not valid for this queue type."
+
+
+def new_message_id() -> str:
+    """A random (version 4) UUID string, cheaper than ``str(uuid.uuid4())``."""
+    h = os.urandom(16).hex()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:32]}"
+
+
+def _check_id(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not _ID_CHARS.fullmatch(value):
+        raise invalid_for(
+            name,
+            value,
+            f"{name} can only include alphanumeric and punctuation characters. 1 to 128 in length.",
+        )
+    return value
+
+
+def build_message(
+    call: Call, queue: Queue, params: Mapping[str, Any]
+) -> tuple[Message, int | None]:
+    """A validated message and its per-message delay (None: the queue's), or the SQS error."""
+    body = params.get("MessageBody")
+    if body is None or body == "":
+        raise SqsError("MissingParameter", name="MessageBody")
+    body = str(body)
+    check_body_characters(body)
+    delay = optional_int(params, "DelaySeconds", 0, 900, "DelaySeconds must be >= 0 and <= 900.")
+    raw_attributes = params.get("MessageAttributes")
+    attributes = validate_message_attributes(raw_attributes) if raw_attributes else None
+    trace = validate_system(params.get("MessageSystemAttributes"))
+    md5_system = None
+    if trace is not None:
+        md5_system = md5_of_attributes(
+            {"AWSTraceHeader": {"DataType": "String", "StringValue": trace}}
+        )
+    else:
+        trace = call.headers.get("X-Amzn-Trace-Id") or None
+    size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
+    if size > queue.maximum_message_size:
+        raise invalid(
+            "One or more parameters are invalid. Reason: Message must be shorter than "
+            f"{queue.maximum_message_size} bytes."
+        )
+    group = params.get("MessageGroupId")
+    dedup = params.get("MessageDeduplicationId")
+    if group is not None:
+        _check_id("MessageGroupId", group)
+    if dedup is not None:
+        if not queue.fifo:
+            raise invalid_for("MessageDeduplicationId", dedup, _WRONG_TYPE)
+        _check_id("MessageDeduplicationId", dedup)
+    message = Message(
+        new_message_id(),
+        body,
+        md5_of_body(body),
+        attributes=attributes,
+        md5_attributes=md5_of_attributes(attributes) if attributes else None,
+        trace_header=trace,
+        md5_system=md5_system,
+        sender_id=call.account,
+        group_id=group,
+        dedup_id=dedup,
+        size=size,
+    )
+    return message, delay
+
+
+def _sent(message: Message) -> Response:
+    out: Response = {"MessageId": message.message_id, "MD5OfMessageBody": message.md5_body}
+    if message.md5_attributes is not None:
+        out["MD5OfMessageAttributes"] = message.md5_attributes
+    if message.md5_system is not None:
+        out["MD5OfMessageSystemAttributes"] = message.md5_system
+    if message.sequence_number is not None:
+        out["SequenceNumber"] = message.sequence_number
+    return out
+
+
+@action("SendMessage")
+def send_message(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    message, delay = build_message(call, queue, request)
+    queue.send([message], [delay])
+    return _sent(message)
+
+
+def _entry_size(entry: Mapping[str, Any]) -> int:
+    body = entry.get("MessageBody")
+    size = len(str(body).encode("utf-8", "surrogatepass")) if body else 0
+    attributes = entry.get("MessageAttributes")
+    if isinstance(attributes, Mapping):
+        with contextlib.suppress(SqsError, AttributeError, TypeError):
+            size += attributes_size(attributes)
+    return size
+
+
+@action("SendMessageBatch")
+def send_message_batch(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    entries = batch_entries(request, "SendMessageBatchRequestEntry")
+    total = sum(_entry_size(entry) for entry in entries)
+    if total > MAX_BATCH_BYTES:
+        raise SqsError("BatchRequestTooLong", size=total)
+    built: list[tuple[str, Message, int | None]] = []
+    failed: list[dict[str, object]] = []
+    for entry in entries:
+        try:
+            message, delay = build_message(call, queue, entry)
+        except SqsError as error:
+            failed.append(batch_entry_error(entry["Id"], error))
+            continue
+        built.append((entry["Id"], message, delay))
+    if built:
+        queue.send([m for _, m, _ in built], [d for _, _, d in built])
+    out: Response = {"Successful": [{"Id": entry_id, **_sent(m)} for entry_id, m, _ in built]}
+    if failed:
+        out["Failed"] = failed
+    return out

@@ -1,0 +1,61 @@
+"""Queue tags: TagQueue, UntagQueue, ListQueueTags (and the checks CreateQueue shares)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._errors import SqsError, invalid
+from ._context import Call
+from ._registry import Request, Response, action
+
+__all__ = ["MAX_TAGS", "validate_tags"]
+
+MAX_TAGS = 50
+
+
+def validate_tags(tags: Any, current: Mapping[str, str], queue_name: str) -> dict[str, str]:
+    """``current`` merged with ``tags``, checked against SQS's limits."""
+    if not isinstance(tags, Mapping):
+        raise invalid("Tags must be a map of tag keys to values.")
+    merged = dict(current)
+    for key, value in tags.items():
+        if not isinstance(key, str) or not 1 <= len(key) <= 128:
+            raise invalid(f"Tag key must be between 1 and 128 characters long: {key!s}.")
+        if key.lower().startswith("aws:"):
+            raise invalid(f"Tag key {key} uses the reserved prefix aws:.")
+        text = "" if value is None else str(value)
+        if len(text) > 256:
+            raise invalid(f"Tag value for key {key} must be at most 256 characters long.")
+        merged[key] = text
+    if len(merged) > MAX_TAGS:
+        raise invalid(f"Too many tags added for queue {queue_name}.")
+    return merged
+
+
+@action("TagQueue")
+def tag_queue(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    tags = request.get("Tags")
+    if not tags:
+        raise SqsError("MissingParameter", name="Tags")
+    with queue.lock:
+        queue.tags = validate_tags(tags, queue.tags, queue.name)
+    return {}
+
+
+@action("UntagQueue")
+def untag_queue(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    keys = request.get("TagKeys")
+    if not keys:
+        raise SqsError("MissingParameter", name="TagKeys")
+    with queue.lock:
+        queue.tags = {k: v for k, v in queue.tags.items() if k not in set(keys)}
+    return {}
+
+
+@action("ListQueueTags")
+def list_queue_tags(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    return {"Tags": dict(queue.tags)} if queue.tags else {}
