@@ -113,6 +113,14 @@ ERRORS: dict[str, ErrorSpec] = {
         "Invalid binary character '{char}' was found in the message body, the set of allowed "
         "characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
     ),
+    "InvalidAttributeContents": ErrorSpec(
+        "InvalidMessageContents",
+        "InvalidMessageContents",
+        400,
+        "Invalid binary character '{char}' was found in the value of message attribute '{name}', "
+        "the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | "
+        "#x10000 to #x10FFFF",
+    ),
     "ReceiptHandleIsInvalid": ErrorSpec(
         "ReceiptHandleIsInvalid",
         "ReceiptHandleIsInvalid",

@@ -20,6 +20,7 @@ import wrapt
 
 from . import _interception, _protocol
 from ._engine import Backend, Clock, MessageView, make_clock
+from ._errors import SqsError
 from ._service import Call
 
 __all__ = ["MockSQS", "mock_sqs"]
@@ -123,7 +124,11 @@ class MockSQS:
     def peek(self, queue: str) -> list[MessageView]:
         """Every message of ``queue`` (URL or name), without changing anything."""
         call = Call(self.backend, self.region, self.account_id, {})
-        return call.queue({"QueueUrl": queue}).peek()
+        try:
+            found = call.queue({"QueueUrl": queue})
+        except SqsError:
+            raise LookupError(f"queue {queue!r} does not exist in this mock") from None
+        return found.peek()
 
     def respond(self, model: Any, request_dict: Any, region: str | None) -> Any:
         """Answer one intercepted botocore call (used by the hook)."""

@@ -33,8 +33,11 @@ class Backend:
         clock.subscribe(self._wake_all)
 
     def close(self) -> None:
+        """The mock stopped: end waiting long polls (they answer empty) and stop listening."""
         self.clock.unsubscribe(self._wake_all)
-        self._wake_all()
+        for queue in self.queues():
+            queue.deleted = True
+            queue.notify()
 
     # -- lookups ----------------------------------------------------------------------------
 

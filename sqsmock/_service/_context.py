@@ -41,6 +41,16 @@ class Call:
         account, name = split_queue_url(url, self.account)
         return self.backend.get(self.region, account, name)
 
+    def header(self, name: str) -> str | None:
+        """A request header, whatever its case."""
+        value = self.headers.get(name)
+        if value is None:
+            lowered = name.lower()
+            for key, candidate in self.headers.items():
+                if key.lower() == lowered:
+                    return str(candidate)
+        return None if value is None else str(value)
+
     @property
     def now(self) -> float:
         return self.backend.clock.now()

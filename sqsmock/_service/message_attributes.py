@@ -101,12 +101,7 @@ def validate_message_attributes(attributes: Any) -> dict[str, dict[str, Any]]:
         text = str(text)
         char = first_forbidden(text)
         if char is not None:
-            raise SqsError(
-                "InvalidParameterValue",
-                message=f"Message (user) attribute '{name}' value contains invalid binary "
-                f"character '{char}'. You must use only the following supported characters: "
-                "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF.",
-            )
+            raise SqsError("InvalidAttributeContents", char=char, name=name)
         if base == "Number":
             _check_number(name, text)
         out[name] = {"DataType": data_type, "StringValue": text}

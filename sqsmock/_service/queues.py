@@ -42,6 +42,8 @@ def create_queue(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     attributes = request.get("Attributes") or {}
     fifo = _is_fifo_request(name, attributes)
+    if fifo:
+        raise SqsError("UnsupportedOperation", message="sqsmock does not support FIFO queues yet.")
     values = queue_attributes.validate(
         attributes, fifo=fifo, backend=call.backend, region=call.region, creating=True
     )

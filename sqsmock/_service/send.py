@@ -58,7 +58,7 @@ def build_message(
             {"AWSTraceHeader": {"DataType": "String", "StringValue": trace}}
         )
     else:
-        trace = call.headers.get("X-Amzn-Trace-Id") or None
+        trace = call.header("X-Amzn-Trace-Id") or None
     size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
     if size > queue.maximum_message_size:
         raise invalid(
