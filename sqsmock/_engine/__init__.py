@@ -5,12 +5,14 @@ It knows nothing of botocore, pytest or redis; time comes only from the injected
 
 from .backend import Backend
 from .clock import Clock, FrozenClock, WallClock, make_clock
+from .fifo import FifoQueue
 from .message import Message, Received
 from .queue import MessageView, Queue
 
 __all__ = [
     "Backend",
     "Clock",
+    "FifoQueue",
     "FrozenClock",
     "Message",
     "MessageView",

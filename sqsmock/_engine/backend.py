@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 from .._errors import SqsError
 from .clock import Clock
+from .fifo import FifoQueue
+from .move_tasks import MoveTasks
 from .queue import Queue
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
@@ -30,6 +32,7 @@ class Backend:
         self._lock = threading.Lock()
         self._queues: dict[Key, Queue] = {}
         self._deleted: dict[Key, float] = {}
+        self.move_tasks = MoveTasks(self.by_arn, clock.now)
         clock.subscribe(self._wake_all)
 
     def close(self) -> None:
@@ -78,11 +81,14 @@ class Backend:
         region: str,
         account: str,
         name: str,
-        factory: Callable[[], Queue],
+        *,
+        fifo: bool,
+        attributes: dict[str, str],
+        tags: dict[str, str],
         existing: Callable[[Queue], None],
     ) -> Queue:
         """The queue ``name``: ``existing(queue)`` vets a queue that already exists (it raises
-        QueueNameExists on a conflict), ``factory()`` makes a new one."""
+        QueueNameExists on a conflict), else a new queue is made."""
         key = (region, account, name)
         with self._lock:
             queue = self._queues.get(key)
@@ -94,7 +100,8 @@ class Backend:
                 if self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
                     raise SqsError("QueueDeletedRecently")
                 del self._deleted[key]
-            queue = factory()
+            kind = FifoQueue if fifo else Queue
+            queue = kind(name, region, account, self.clock, attributes, tags, resolve=self.by_arn)
             self._queues[key] = queue
             return queue
 
@@ -114,10 +121,22 @@ class Backend:
             queues = list(self._queues.values())
             self._queues.clear()
             self._deleted.clear()
+            self.move_tasks = MoveTasks(self.by_arn, self.clock.now)
         for queue in queues:
             queue.deleted = True
             queue.notify()
 
+    def tick(self) -> None:
+        """Catch time-driven work that spans queues (message move tasks) up to the clock."""
+        self.move_tasks.run()
+
+    def dead_letter_sources(self, arn: str) -> list[Queue]:
+        """Queues whose RedrivePolicy names ``arn``, sorted by name."""
+        found = [q for q in self.queues() if q.redrive is not None and q.redrive[0] == arn]
+        found.sort(key=lambda q: q.name)
+        return found
+
     def _wake_all(self) -> None:
+        self.tick()
         for queue in self.queues():
             queue.notify()

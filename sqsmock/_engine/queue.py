@@ -20,8 +20,9 @@ wakes long polls when a message is sent or the clock moves.
 from __future__ import annotations
 
 import heapq
+import json
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,8 +100,10 @@ class Queue:
         clock: Clock,
         attributes: dict[str, str],
         tags: dict[str, str] | None = None,
+        resolve: Callable[[str], Queue | None] | None = None,
     ) -> None:
         self.name = name
+        self._resolve = resolve
         self.region = region
         self.account = account
         self.arn = queue_arn(region, account, name)
@@ -121,6 +124,7 @@ class Queue:
         self.retention_period = 345600
         self.maximum_message_size = 1048576
         self.wait_time_seconds = 0
+        self.redrive: tuple[str, int] | None = None
         self.deleted = False
         self._apply(attributes)
         self.log: TombstoneLog[Message] = TombstoneLog()
@@ -161,18 +165,36 @@ class Queue:
         self.retention_period = int(a["MessageRetentionPeriod"])
         self.maximum_message_size = int(a["MaximumMessageSize"])
         self.wait_time_seconds = int(a["ReceiveMessageWaitTimeSeconds"])
+        policy = a.get("RedrivePolicy")
+        if policy:
+            parsed = json.loads(policy)
+            self.redrive = (parsed["deadLetterTargetArn"], int(parsed["maxReceiveCount"]))
+        else:
+            self.redrive = None
 
     # -- sending ----------------------------------------------------------------------------
 
-    def send(self, messages: Sequence[Message], delays: Sequence[int | None]) -> None:
-        """Enqueue ``messages``; ``delays[i]`` is the per-message delay or None (queue's)."""
+    def send(
+        self, messages: Sequence[Message], delays: Sequence[int | None]
+    ) -> list[tuple[str, str | None]]:
+        """Enqueue ``messages``; ``delays[i]`` is the per-message delay or None (queue's).
+
+        Returns (MessageId, SequenceNumber) per message -- for a FIFO duplicate, the original's.
+        """
         with self.lock:
             now = self.clock.now()
             self._advance(now)
+            out = []
             for message, delay in zip(messages, delays, strict=True):
                 message.sent_at = now
-                self._enqueue(message, now, self.delay_seconds if delay is None else delay)
+                wait = self.delay_seconds if delay is None else delay
+                out.append(self._accept(message, now, wait))
             self.cond.notify_all()
+            return out
+
+    def _accept(self, m: Message, now: float, delay: int) -> tuple[str, str | None]:
+        self._enqueue(m, now, delay)
+        return m.message_id, None
 
     def _enqueue(self, m: Message, now: float, delay: int) -> None:
         self._seq += 1
@@ -195,7 +217,13 @@ class Queue:
 
     # -- receiving --------------------------------------------------------------------------
 
-    def receive(self, max_messages: int, visibility: int | None, wait: float) -> list[Received]:
+    def receive(
+        self,
+        max_messages: int,
+        visibility: int | None,
+        wait: float,
+        attempt_id: str | None = None,
+    ) -> list[Received]:
         """Up to ``max_messages`` messages, long-polling up to ``wait`` seconds of queue time.
 
         A long poll returns as soon as a message is available: with a wall clock it blocks on the
@@ -203,32 +231,42 @@ class Queue:
         event); with a frozen clock it jumps the clock to that moment instead of sleeping.
         """
         vt = self.visibility_timeout if visibility is None else visibility
+        dead: list[Message] = []
+        try:
+            with self.cond:
+                return self._receive(max_messages, vt, wait, attempt_id, dead)
+        finally:
+            if dead:
+                self._dead_letter(dead)
+
+    def _receive(
+        self, max_messages: int, vt: int, wait: float, attempt_id: str | None, dead: list[Message]
+    ) -> list[Received]:
         clock = self.clock
-        with self.cond:
+        now = clock.now()
+        self._advance(now)
+        got = self._take(max_messages, vt, now, dead)
+        if got or wait <= 0:
+            return got
+        end = now + wait
+        real_end = monotonic() + wait
+        while True:
+            now = clock.now()
+            real_left = real_end - monotonic()
+            if now >= end or real_left <= 0 or self.deleted:
+                return []
+            until = end
+            due = self._next_due()
+            if due is not None and due < until:
+                until = due
+            clock.wait(self.cond, until, real_left)
             now = clock.now()
             self._advance(now)
-            got = self._take(max_messages, vt, now)
-            if got or wait <= 0:
+            got = self._take(max_messages, vt, now, dead)
+            if got:
                 return got
-            end = now + wait
-            real_end = monotonic() + wait
-            while True:
-                now = clock.now()
-                real_left = real_end - monotonic()
-                if now >= end or real_left <= 0 or self.deleted:
-                    return []
-                until = end
-                due = self._next_due()
-                if due is not None and due < until:
-                    until = due
-                clock.wait(self.cond, until, real_left)
-                now = clock.now()
-                self._advance(now)
-                got = self._take(max_messages, vt, now)
-                if got:
-                    return got
 
-    def _take(self, max_messages: int, vt: int, now: float) -> list[Received]:
+    def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
         ready = self._ready
         pop = heapq.heappop
@@ -236,8 +274,68 @@ class Queue:
             _, gen, m = pop(ready)
             if m.gen != gen:
                 continue
+            if self._exhausted(m):
+                self._remove(m)
+                dead.append(m)
+                continue
             out.append(self._deliver(m, vt, now))
         return out
+
+    # -- dead-letter queue --------------------------------------------------------------------
+
+    def _exhausted(self, m: Message) -> bool:
+        """Would delivering ``m`` exceed the RedrivePolicy's maxReceiveCount (and is there a
+        dead-letter queue to move it to)?"""
+        redrive = self.redrive
+        if redrive is None or m.receive_count < redrive[1] or self._resolve is None:
+            return False
+        return self._resolve(redrive[0]) is not None
+
+    def _dead_letter(self, messages: list[Message]) -> None:
+        """Move exhausted messages to the dead-letter queue (called without our lock held).
+
+        They keep MessageId, body, attributes and receive count and gain the source's ARN;
+        a standard message keeps its enqueue time, a FIFO one gets a new one.
+        """
+        target = self._resolve(self.redrive[0]) if self._resolve and self.redrive else None
+        if target is None:  # the dead-letter queue vanished in between: the messages are lost
+            return
+        copies = []
+        for old in messages:
+            m = old.copy()
+            m.dlq_source_arn = self.arn
+            m.receive_count = old.receive_count
+            m.first_receive_at = old.first_receive_at
+            m.sent_at = old.sent_at if not target.fifo else -1.0
+            copies.append(m)
+        target.accept_messages(copies)
+
+    def accept_messages(self, messages: list[Message]) -> None:
+        """Enqueue messages moved from another queue, bypassing deduplication.
+
+        A message whose ``sent_at`` is negative is stamped with the current time.
+        """
+        with self.lock:
+            now = self.clock.now()
+            self._advance(now)
+            for m in messages:
+                if m.sent_at < 0:
+                    m.sent_at = now
+                self._enqueue(m, now, 0)
+            self.cond.notify_all()
+
+    def take_visible(self, limit: int) -> list[Message]:
+        """Remove and return up to ``limit`` visible messages, oldest first (move tasks)."""
+        with self.lock:
+            self._advance(self.clock.now())
+            out: list[Message] = []
+            ready = self._ready
+            while ready and len(out) < limit:
+                _, gen, m = heapq.heappop(ready)
+                if m.gen == gen:
+                    self._remove(m)
+                    out.append(m)
+            return out
 
     def _deliver(self, m: Message, vt: int, now: float) -> Received:
         """Hand ``m`` out: new receipt handle, in flight for ``vt`` seconds."""
@@ -261,27 +359,24 @@ class Queue:
     def delete(self, receipts: Iterable[str]) -> list[str | None]:
         """Delete by receipt handle; per handle ``None`` (done) or a reason code.
 
-        A handle that is no longer current (message deleted, or received again since) succeeds
-        without effect, as in SQS.
+        On a standard queue a handle that is no longer current (message deleted, or received
+        again since) succeeds without effect, as in SQS.
         """
         results: list[str | None] = []
         with self.lock:
             self._advance(self.clock.now())
             for receipt in receipts:
                 slot = self.log.index_of_receipt(receipt)
-                if slot is not None:
-                    m = self.log.get(slot)
-                    if m is not None:
-                        reason = self._deletable(m)
-                        if reason is not None:
-                            results.append(reason)
-                            continue
-                        self._remove(m)
-                results.append(None)
+                m = None if slot is None else self.log.get(slot)
+                reason = self._deletable(m, receipt)
+                if reason is None and m is not None:
+                    self._remove(m)
+                results.append(reason)
+            self.cond.notify_all()
         return results
 
-    def _deletable(self, m: Message) -> str | None:
-        """Why a current handle may not delete ``m`` (FIFO: expired handle); None if it may."""
+    def _deletable(self, m: Message | None, receipt: str) -> str | None:
+        """Why this handle may not delete (FIFO: ``"expired"``); None if it may (or no-op)."""
         return None
 
     def change_visibility(self, changes: Iterable[tuple[str, int]]) -> list[str | None]:
@@ -307,6 +402,7 @@ class Queue:
                 m.gen += 1
                 if timeout <= 0:
                     self.n_inflight -= 1
+                    self._left_inflight(m)
                     self._make_visible(m)
                     woke = True
                 else:
@@ -323,11 +419,19 @@ class Queue:
             self.n_visible -= 1
         elif m.state == INFLIGHT:
             self.n_inflight -= 1
+            self._left_inflight(m)
         else:
             self.n_delayed -= 1
         self.log.remove(m.slot, m.receipt)
         m.gen += 1
+        self._removed(m)
         self._compact_indexes()
+
+    def _left_inflight(self, m: Message) -> None:
+        """Hook: ``m`` stopped being in flight (FIFO unblocks its group)."""
+
+    def _removed(self, m: Message) -> None:
+        """Hook: ``m`` was removed from the queue."""
 
     def purge(self) -> None:
         """Drop every message; a second purge within 60 seconds is refused."""
@@ -336,11 +440,14 @@ class Queue:
             if self.last_purge is not None and now - self.last_purge < PURGE_COOLDOWN:
                 raise SqsError("PurgeQueueInProgress", name=self.name)
             self.last_purge = now
-            self.log.reset()
-            self._ready = []
-            self._timers = []
-            self._by_age = []
-            self.n_visible = self.n_inflight = self.n_delayed = 0
+            self._clear()
+
+    def _clear(self) -> None:
+        self.log.reset()
+        self._ready = []
+        self._timers = []
+        self._by_age = []
+        self.n_visible = self.n_inflight = self.n_delayed = 0
 
     # -- time -------------------------------------------------------------------------------
 
@@ -353,6 +460,7 @@ class Queue:
                 continue
             if m.state == INFLIGHT:
                 self.n_inflight -= 1
+                self._left_inflight(m)
             else:
                 self.n_delayed -= 1
             m.gen += 1

@@ -7,17 +7,18 @@ errors are raised as ``SqsError``. Importing this package registers every handle
 from __future__ import annotations
 
 from .._errors import SqsError
-from . import not_built, queues, receive, send, tags, visibility
+from . import dead_letters, permissions, queues, receive, send, tags, visibility
 from ._context import Call
 from ._registry import ACTIONS, Request, Response
 
 __all__ = ["ACTIONS", "Call", "dispatch"]
 
-_MODULES = (not_built, queues, receive, send, tags, visibility)
+_MODULES = (dead_letters, permissions, queues, receive, send, tags, visibility)
 
 
 def dispatch(call: Call, operation: str, request: Request) -> Response:
     handler = ACTIONS.get(operation)
     if handler is None:
         raise SqsError("InvalidAction", action=operation)
+    call.backend.tick()
     return handler(call, request)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._engine import Backend, Queue
+from .._engine.queue import FIFO_DEFAULT_ATTRIBUTES
 from .._errors import SqsError, invalid_for
 
 __all__ = ["GETTABLE", "describe", "validate"]
@@ -66,7 +67,7 @@ def validate(
     *,
     fifo: bool,
     backend: Backend,
-    region: str,
+    source_arn: str,
     creating: bool,
     queue: Queue | None = None,
 ) -> dict[str, str]:
@@ -85,7 +86,7 @@ def validate(
                 "InvalidAttributeNameText",
                 message=f"You can specify the {name} only when FifoQueue is set to true.",
             )
-        out[name] = _canonical(name, value, fifo=fifo, backend=backend, region=region)
+        out[name] = _canonical(name, value, fifo=fifo, backend=backend, source_arn=source_arn)
     if fifo and not creating and out.get("FifoQueue") == "false":
         raise SqsError(
             "InvalidAttributeValueReason",
@@ -106,7 +107,7 @@ def validate(
 
 
 def _check_throughput(out: dict[str, str], queue: Queue | None) -> None:
-    current = queue.attributes if queue is not None else {}
+    current = queue.attributes if queue is not None else FIFO_DEFAULT_ATTRIBUTES
     limit = out.get("FifoThroughputLimit", current.get("FifoThroughputLimit"))
     scope = out.get("DeduplicationScope", current.get("DeduplicationScope"))
     if limit == "perMessageGroupId" and scope == "queue":
@@ -118,7 +119,7 @@ def _check_throughput(out: dict[str, str], queue: Queue | None) -> None:
         )
 
 
-def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, region: str) -> str:
+def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, source_arn: str) -> str:
     if name in _RANGES:
         low, high = _RANGES[name]
         text = value.strip()
@@ -138,7 +139,7 @@ def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, region: s
     if name == "Policy":
         return _policy(value)
     if name == "RedrivePolicy":
-        return _redrive_policy(value, fifo=fifo, backend=backend)
+        return _redrive_policy(value, fifo=fifo, backend=backend, source_arn=source_arn)
     if name == "RedriveAllowPolicy":
         return _redrive_allow_policy(value)
     return value  # KmsMasterKeyId: any alias or key id
@@ -159,7 +160,7 @@ def _policy(value: str) -> str:
     return json.dumps(parsed, separators=(",", ":"))
 
 
-def _redrive_policy(value: str, *, fifo: bool, backend: Backend) -> str:
+def _redrive_policy(value: str, *, fifo: bool, backend: Backend, source_arn: str) -> str:
     parsed = _json_map(value)
     if parsed is None:
         raise invalid_for("RedrivePolicy", value, "Redrive policy is not a valid JSON map.")
@@ -202,9 +203,30 @@ def _redrive_policy(value: str, *, fifo: bool, backend: Backend) -> str:
             value,
             "Dead-letter queue must be same type of queue as the source.",
         )
+    if not _allows_source(target, source_arn):
+        raise invalid_for(
+            "RedrivePolicy",
+            value,
+            f"Queue {arn} does not allow this queue as a dead-letter queue source. "
+            "Check the RedriveAllowPolicy of the dead-letter queue.",
+        )
     return json.dumps(
         {"deadLetterTargetArn": arn, "maxReceiveCount": number}, separators=(",", ":")
     )
+
+
+def _allows_source(target: Queue, source_arn: str) -> bool:
+    """Does the dead-letter queue's RedriveAllowPolicy let ``source_arn`` name it?"""
+    policy = target.attributes.get("RedriveAllowPolicy")
+    if not policy:
+        return True
+    parsed = json.loads(policy)
+    permission = parsed.get("redrivePermission")
+    if permission == "denyAll":
+        return False
+    if permission == "byQueue":
+        return source_arn in parsed.get("sourceQueueArns", [])
+    return True
 
 
 def _redrive_allow_policy(value: str) -> str:

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from .._engine import Queue
+from .._engine.queue import queue_arn
 from .._errors import SqsError, invalid
 from . import queue_attributes
 from ._context import Call
@@ -15,7 +16,7 @@ from ._registry import Request, Response, action
 from ._validate import optional_int, required_str
 from .tags import validate_tags
 
-__all__: list[str] = []
+__all__ = ["page_of_urls"]
 
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
 _FIFO_NAME = re.compile(r"[A-Za-z0-9_-]{1,75}\.fifo")
@@ -42,10 +43,12 @@ def create_queue(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     attributes = request.get("Attributes") or {}
     fifo = _is_fifo_request(name, attributes)
-    if fifo:
-        raise SqsError("UnsupportedOperation", message="sqsmock does not support FIFO queues yet.")
     values = queue_attributes.validate(
-        attributes, fifo=fifo, backend=call.backend, region=call.region, creating=True
+        attributes,
+        fifo=fifo,
+        backend=call.backend,
+        source_arn=queue_arn(call.region, call.account, name),
+        creating=True,
     )
     tags = validate_tags(request.get("tags") or {}, {}, name)
 
@@ -54,10 +57,15 @@ def create_queue(call: Call, request: Request) -> Response:
             if queue.attributes.get(attr, "") != value:
                 raise SqsError("QueueNameExists", name=attr)
 
-    def factory() -> Queue:
-        return Queue(name, call.region, call.account, call.backend.clock, values, tags)
-
-    queue = call.backend.create(call.region, call.account, name, factory, existing)
+    queue = call.backend.create(
+        call.region,
+        call.account,
+        name,
+        fifo=fifo,
+        attributes=values,
+        tags=tags,
+        existing=existing,
+    )
     return {"QueueUrl": queue.url}
 
 
@@ -82,13 +90,12 @@ def _decode_token(token: str) -> str:
     return text[len("sqsmock:") :]
 
 
-@action("ListQueues")
-def list_queues(call: Call, request: Request) -> Response:
-    prefix = request.get("QueueNamePrefix") or ""
+def page_of_urls(request: Request, queues: list[Queue], key: str) -> Response:
+    """One page of queue URLs (sorted by name) under ``key``, with ListQueues' paging rules:
+    at most 1000; ``NextToken`` only when ``MaxResults`` was given and more remain."""
     limit = optional_int(
         request, "MaxResults", 1, 1000, "MaxResults must be an integer between 1 and 1000."
     )
-    queues = call.backend.matching(call.region, call.account, prefix)
     token = request.get("NextToken")
     if token:
         after = _decode_token(token)
@@ -96,10 +103,17 @@ def list_queues(call: Call, request: Request) -> Response:
     page = queues[: limit or 1000]
     out: Response = {}
     if page:
-        out["QueueUrls"] = [q.url for q in page]
+        out[key] = [q.url for q in page]
     if limit is not None and len(queues) > len(page):
         out["NextToken"] = _encode_token(page[-1].name)
     return out
+
+
+@action("ListQueues")
+def list_queues(call: Call, request: Request) -> Response:
+    prefix = request.get("QueueNamePrefix") or ""
+    queues = call.backend.matching(call.region, call.account, prefix)
+    return page_of_urls(request, queues, "QueueUrls")
 
 
 @action("DeleteQueue")
@@ -126,7 +140,7 @@ def set_queue_attributes(call: Call, request: Request) -> Response:
         attributes,
         fifo=queue.fifo,
         backend=call.backend,
-        region=call.region,
+        source_arn=queue.arn,
         creating=False,
         queue=queue,
     )

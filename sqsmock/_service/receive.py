@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .._engine import Received
 from .._engine.message import SYSTEM_ATTRIBUTE_NAMES, system_attributes
+from .._errors import invalid_for
 from ._context import Call
 from ._digest import md5_of_attributes
 from ._registry import Request, Response, action
@@ -13,6 +15,8 @@ from ._validate import optional_int
 from .message_attributes import AttributeFilter
 
 __all__: list[str] = []
+
+_ATTEMPT = re.compile(r"[!-~]{1,128}")
 
 
 def _system_names(request: Request) -> frozenset[str] | None:
@@ -61,8 +65,19 @@ def receive_message(call: Call, request: Request) -> Response:
     wait = optional_int(request, "WaitTimeSeconds", 0, 20, "Must be >= 0 and <= 20, if provided.")
     names = _system_names(request)
     wanted = AttributeFilter(request.get("MessageAttributeNames") or ())
+    attempt = request.get("ReceiveRequestAttemptId")
+    if attempt is not None and not (isinstance(attempt, str) and _ATTEMPT.fullmatch(attempt)):
+        raise invalid_for(
+            "ReceiveRequestAttemptId",
+            attempt,
+            "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. "
+            "1 to 128 in length.",
+        )
     received = queue.receive(
-        count or 1, visibility, queue.wait_time_seconds if wait is None else wait
+        count or 1,
+        visibility,
+        queue.wait_time_seconds if wait is None else wait,
+        attempt if queue.fifo else None,
     )
     if not received:
         return {}

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import os
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._engine import Message, Queue
+from .._engine.message import new_message_id
 from .._errors import SqsError, batch_entry_error, invalid, invalid_for
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_body
@@ -21,12 +22,10 @@ __all__ = ["build_message"]
 MAX_BATCH_BYTES = 1048576
 _ID_CHARS = re.compile(r"[!-~]{1,128}")  # alphanumerics and punctuation, no spaces
 _WRONG_TYPE = "The request include parameter that is not valid for this queue type."
-
-
-def new_message_id() -> str:
-    """A random (version 4) UUID string, cheaper than ``str(uuid.uuid4())``."""
-    h = os.urandom(16).hex()
-    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:32]}"
+_NO_DEDUP = (
+    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId "
+    "provided explicitly"
+)
 
 
 def _check_id(name: str, value: Any) -> str:
@@ -73,6 +72,16 @@ def build_message(
         if not queue.fifo:
             raise invalid_for("MessageDeduplicationId", dedup, _WRONG_TYPE)
         _check_id("MessageDeduplicationId", dedup)
+    if queue.fifo:
+        if delay:
+            raise invalid_for("DelaySeconds", delay, _WRONG_TYPE)
+        delay = None  # the queue's delay applies
+        if group is None:
+            raise SqsError("MissingParameter", name="MessageGroupId")
+        if dedup is None:
+            if queue.attributes.get("ContentBasedDeduplication") != "true":
+                raise invalid(_NO_DEDUP)
+            dedup = hashlib.sha256(body.encode("utf-8")).hexdigest()
     message = Message(
         new_message_id(),
         body,
@@ -89,14 +98,15 @@ def build_message(
     return message, delay
 
 
-def _sent(message: Message) -> Response:
-    out: Response = {"MessageId": message.message_id, "MD5OfMessageBody": message.md5_body}
+def _sent(message: Message, ids: tuple[str, str | None]) -> Response:
+    """The response for one sent message; ``ids``: (MessageId, SequenceNumber) the queue gave."""
+    out: Response = {"MessageId": ids[0], "MD5OfMessageBody": message.md5_body}
     if message.md5_attributes is not None:
         out["MD5OfMessageAttributes"] = message.md5_attributes
     if message.md5_system is not None:
         out["MD5OfMessageSystemAttributes"] = message.md5_system
-    if message.sequence_number is not None:
-        out["SequenceNumber"] = message.sequence_number
+    if ids[1] is not None:
+        out["SequenceNumber"] = ids[1]
     return out
 
 
@@ -104,8 +114,17 @@ def _sent(message: Message) -> Response:
 def send_message(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     message, delay = build_message(call, queue, request)
-    queue.send([message], [delay])
-    return _sent(message)
+    return _sent(message, queue.send([message], [delay])[0])
+
+
+def _check_fifo_batch(queue: Queue, entries: list[dict[str, Any]]) -> None:
+    """On FIFO queues a missing group or deduplication id fails the whole batch."""
+    content_based = queue.attributes.get("ContentBasedDeduplication") == "true"
+    for entry in entries:
+        if entry.get("MessageGroupId") is None:
+            raise invalid("The request must contain the parameter MessageGroupId.")
+        if entry.get("MessageDeduplicationId") is None and not content_based:
+            raise invalid(_NO_DEDUP)
 
 
 def _entry_size(entry: Mapping[str, Any]) -> int:
@@ -122,6 +141,8 @@ def _entry_size(entry: Mapping[str, Any]) -> int:
 def send_message_batch(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     entries = batch_entries(request, "SendMessageBatchRequestEntry")
+    if queue.fifo:
+        _check_fifo_batch(queue, entries)
     total = sum(_entry_size(entry) for entry in entries)
     if total > MAX_BATCH_BYTES:
         raise SqsError("BatchRequestTooLong", size=total)
@@ -134,9 +155,13 @@ def send_message_batch(call: Call, request: Request) -> Response:
             failed.append(batch_entry_error(entry["Id"], error))
             continue
         built.append((entry["Id"], message, delay))
-    if built:
-        queue.send([m for _, m, _ in built], [d for _, _, d in built])
-    out: Response = {"Successful": [{"Id": entry_id, **_sent(m)} for entry_id, m, _ in built]}
+    ids = queue.send([m for _, m, _ in built], [d for _, _, d in built]) if built else []
+    out: Response = {
+        "Successful": [
+            {"Id": entry_id, **_sent(m, sent)}
+            for (entry_id, m, _), sent in zip(built, ids, strict=True)
+        ]
+    }
     if failed:
         out["Failed"] = failed
     return out

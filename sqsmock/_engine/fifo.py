@@ -1,0 +1,225 @@
+"""The FIFO queue engine: message groups, a rotation of ready groups, deduplication.
+
+Each message group keeps its messages in send order (a deque; removed messages are skipped and
+dropped lazily when they reach the front). A group is *ready* when nothing of it is in flight and
+its first live message is visible; ready groups wait in ``_rotation`` (an ordered dict used as a
+queue), so receive never looks at a blocked group:
+
+* receive pops the first ready group, hands out its messages from the front while they are
+  visible (up to the count), then moves to the next group -- O(k + groups visited);
+* a group that delivered is blocked (something of it is in flight) and leaves the rotation; when
+  its last in-flight message is deleted, lapses or is set visible, and its front message is
+  visible, it rejoins at the back. Messages behind an invisible front are never returned.
+
+Deduplication ids live ``DEDUP_WINDOW`` seconds from the first send (kept after delete), expired
+through a heap ordered by deadline, so the cache cannot grow without bound. The scope (queue or
+message group) is the one the queue was created with. Purge clears the cache.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import OrderedDict, deque
+
+from .message import INFLIGHT, VISIBLE, Message, Received
+from .queue import Queue
+from .receipts import decode_receipt
+
+__all__ = ["ATTEMPT_WINDOW", "DEDUP_WINDOW", "FifoQueue"]
+
+#: Seconds a MessageDeduplicationId suppresses duplicates.
+DEDUP_WINDOW = 300.0
+#: Seconds a ReceiveRequestAttemptId can be retried.
+ATTEMPT_WINDOW = 300.0
+#: SequenceNumbers are 20-digit decimal strings, strictly increasing per queue.
+SEQUENCE_BASE = 18_000_000_000_000_000_000
+
+
+class _Group:
+    __slots__ = ("inflight", "key", "messages")
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.messages: deque[Message] = deque()
+        self.inflight = 0
+
+    def head(self) -> Message | None:
+        """The first live message (dropping removed ones from the front)."""
+        messages = self.messages
+        while messages and messages[0].slot < 0:
+            messages.popleft()
+        return messages[0] if messages else None
+
+
+class FifoQueue(Queue):
+    fifo = True
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        #: Deduplication scope, fixed at creation (changing the attribute later has no effect).
+        self.dedup_scope = self.attributes["DeduplicationScope"]
+        self._groups: dict[str, _Group] = {}
+        self._rotation: OrderedDict[str, None] = OrderedDict()
+        self._dedup: dict[str, tuple[str, str | None, float]] = {}
+        self._dedup_expiry: list[tuple[float, str]] = []
+        self._attempts: dict[str, tuple[float, list[tuple[Received, int]]]] = {}
+        self._attempt_expiry: list[tuple[float, str]] = []
+        self._sequence = 0
+        self._taking = False
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def dedup_key(self, m: Message) -> str:
+        if self.dedup_scope == "messageGroup":
+            return f"{m.group_id}\x00{m.dedup_id}"
+        return m.dedup_id or ""
+
+    def _accept(self, m: Message, now: float, delay: int) -> tuple[str, str | None]:
+        self._expire(now)
+        key = self.dedup_key(m)
+        seen = self._dedup.get(key)
+        if seen is not None:  # a duplicate: accepted, not delivered
+            return seen[0], seen[1]
+        self._enqueue(m, now, delay)
+        expires = now + DEDUP_WINDOW
+        self._dedup[key] = (m.message_id, m.sequence_number, expires)
+        heapq.heappush(self._dedup_expiry, (expires, key))
+        return m.message_id, m.sequence_number
+
+    def _enqueue(self, m: Message, now: float, delay: int) -> None:
+        self._sequence += 1
+        m.sequence_number = str(SEQUENCE_BASE + self._sequence)
+        key = m.group_id or ""
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group(key)
+        group.messages.append(m)
+        super()._enqueue(m, now, delay)
+
+    def _expire(self, now: float) -> None:
+        expiry = self._dedup_expiry
+        while expiry and expiry[0][0] <= now:
+            expires, key = heapq.heappop(expiry)
+            entry = self._dedup.get(key)
+            if entry is not None and entry[2] == expires:
+                del self._dedup[key]
+        attempts = self._attempt_expiry
+        while attempts and attempts[0][0] <= now:
+            expires, attempt = heapq.heappop(attempts)
+            cached = self._attempts.get(attempt)
+            if cached is not None and cached[0] == expires:
+                del self._attempts[attempt]
+
+    # -- group readiness --------------------------------------------------------------------
+
+    def _refresh(self, group: _Group) -> None:
+        """Keep the invariant: in the rotation iff nothing in flight and the front is visible."""
+        head = group.head()
+        if head is None:
+            self._rotation.pop(group.key, None)
+            if group.inflight == 0:
+                del self._groups[group.key]
+        elif group.inflight == 0 and head.state == VISIBLE:
+            if group.key not in self._rotation:
+                self._rotation[group.key] = None
+        else:
+            self._rotation.pop(group.key, None)
+
+    def _make_visible(self, m: Message) -> None:
+        m.state = VISIBLE
+        self.n_visible += 1
+        self._refresh(self._groups[m.group_id or ""])
+
+    def _left_inflight(self, m: Message) -> None:
+        self._groups[m.group_id or ""].inflight -= 1
+
+    def _removed(self, m: Message) -> None:
+        if not self._taking:
+            self._refresh(self._groups[m.group_id or ""])
+
+    # -- receiving --------------------------------------------------------------------------
+
+    def _receive(
+        self, max_messages: int, vt: int, wait: float, attempt_id: str | None, dead: list[Message]
+    ) -> list[Received]:
+        now = self.clock.now()
+        self._expire(now)
+        if attempt_id is not None:
+            cached = self._attempts.get(attempt_id)
+            if cached is not None and all(
+                r.message.gen == gen and r.message.receipt == r.receipt for r, gen in cached[1]
+            ):
+                return [r for r, _ in cached[1]]
+        got = super()._receive(max_messages, vt, wait, attempt_id, dead)
+        if attempt_id is not None and got:
+            expires = self.clock.now() + ATTEMPT_WINDOW
+            self._attempts[attempt_id] = (expires, [(r, r.message.gen) for r in got])
+            heapq.heappush(self._attempt_expiry, (expires, attempt_id))
+        return got
+
+    def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
+        out: list[Received] = []
+        rotation = self._rotation
+        self._taking = True
+        try:
+            while rotation and len(out) < max_messages:
+                key, _ = rotation.popitem(last=False)
+                group = self._groups[key]
+                messages = group.messages
+                i = 0
+                while i < len(messages) and len(out) < max_messages:
+                    m = messages[i]
+                    i += 1
+                    if m.slot < 0:
+                        continue
+                    if m.state != VISIBLE:
+                        break
+                    if self._exhausted(m):
+                        self._remove(m)
+                        dead.append(m)
+                        continue
+                    out.append(self._deliver(m, vt, now))
+                self._refresh(group)
+        finally:
+            self._taking = False
+        return out
+
+    def _deliver(self, m: Message, vt: int, now: float) -> Received:
+        self._groups[m.group_id or ""].inflight += 1
+        return super()._deliver(m, vt, now)
+
+    def take_visible(self, limit: int) -> list[Message]:
+        """Remove up to ``limit`` messages from the fronts of ready groups, in group order."""
+        with self.lock:
+            self._advance(self.clock.now())
+            out: list[Message] = []
+            rotation = self._rotation
+            while rotation and len(out) < limit:
+                group = self._groups[next(iter(rotation))]
+                head = group.head()
+                if head is None or head.state != VISIBLE:  # never: the rotation holds ready groups
+                    self._refresh(group)
+                    continue
+                self._remove(head)  # refreshes the group: it keeps its place while ready
+                out.append(head)
+            return out
+
+    # -- deleting ---------------------------------------------------------------------------
+
+    def _deletable(self, m: Message | None, receipt: str) -> str | None:
+        """A FIFO handle stops working once its visibility lapsed (unless extended in time) or
+        the message was received again."""
+        if m is None:
+            decoded = decode_receipt(receipt)
+            alive = decoded is not None and self.log.index_of_id(decoded[1]) is not None
+            return "expired" if alive else None
+        return None if m.state == INFLIGHT else "expired"
+
+    def _clear(self) -> None:
+        super()._clear()
+        self._groups = {}
+        self._rotation = OrderedDict()
+        self._dedup = {}
+        self._dedup_expiry = []
+        self._attempts = {}
+        self._attempt_expiry = []

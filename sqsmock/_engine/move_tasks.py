@@ -1,0 +1,165 @@
+"""Message move tasks: moving messages out of a dead-letter queue at a rate, on the clock.
+
+A task moves the messages visible in its source when it starts (``to_move``), oldest first, to an
+explicit destination or -- without one -- each back to the queue it was dead-lettered from. With
+``MaxNumberOfMessagesPerSecond`` it may have moved ``floor(elapsed * rate)`` messages at any
+moment; without it, everything at once. There is no background thread: ``MoveTasks.run`` catches
+tasks up to ``clock.now()``; the backend calls it before every SQS call and whenever the clock is
+advanced, so on a frozen clock advancing the clock is what moves messages.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .._errors import SqsError, invalid
+from .message import Message, new_message_id
+from .queue import Queue
+
+__all__ = ["MoveTask", "MoveTasks"]
+
+RUNNING = "RUNNING"
+COMPLETED = "COMPLETED"
+CANCELLING = "CANCELLING"
+CANCELLED = "CANCELLED"
+FAILED = "FAILED"
+
+
+@dataclass
+class MoveTask:
+    handle: str
+    source_arn: str
+    destination_arn: str | None
+    rate: int | None
+    to_move: int
+    started_at: float
+    status: str = RUNNING
+    moved: int = 0
+    failure: str | None = None
+
+
+def _handle(task_id: str, source_arn: str) -> str:
+    raw = json.dumps({"taskId": task_id, "sourceArn": source_arn}, separators=(",", ":"))
+    return base64.b64encode(raw.encode()).decode()
+
+
+def _task_id(handle: str) -> str | None:
+    try:
+        parsed = json.loads(base64.b64decode(handle, validate=True))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("taskId"), str):
+        return None
+    return str(parsed["taskId"])
+
+
+class MoveTasks:
+    """Every move task of one backend, by source ARN (newest last)."""
+
+    def __init__(self, resolve: Callable[[str], Queue | None], now: Callable[[], float]) -> None:
+        self._resolve = resolve
+        self._now = now
+        self._lock = threading.RLock()
+        self._by_source: dict[str, list[MoveTask]] = {}
+        self._by_id: dict[str, MoveTask] = {}
+        self._active: list[MoveTask] = []
+
+    def start(self, source: Queue, destination: Queue | None, rate: int | None) -> MoveTask:
+        with self._lock:
+            for task in self._by_source.get(source.arn, []):
+                if task.status in (RUNNING, CANCELLING):
+                    raise invalid(
+                        "There is already a task running. Only one active task is allowed for a "
+                        "source queue arn at a given time."
+                    )
+            task_id = str(uuid.uuid4())
+            task = MoveTask(
+                handle=_handle(task_id, source.arn),
+                source_arn=source.arn,
+                destination_arn=destination.arn if destination is not None else None,
+                rate=rate,
+                to_move=source.counts()[0],
+                started_at=self._now(),
+            )
+            self._by_source.setdefault(source.arn, []).append(task)
+            self._by_id[task_id] = task
+            self._active.append(task)
+            self.run()
+            return task
+
+    def cancel(self, handle: str) -> MoveTask:
+        task_id = _task_id(handle)
+        if task_id is None:
+            raise invalid("Value for parameter TaskHandle is invalid.")
+        with self._lock:
+            self.run()
+            task = self._by_id.get(task_id)
+            if task is None or task.status != RUNNING:
+                raise SqsError("ResourceNotFoundException", message="Task does not exist.")
+            task.status = CANCELLING
+            return task
+
+    def listing(self, source_arn: str, limit: int) -> list[MoveTask]:
+        with self._lock:
+            self.run()
+            return list(reversed(self._by_source.get(source_arn, [])))[:limit]
+
+    def run(self) -> None:
+        """Catch every active task up to the clock."""
+        if not self._active:
+            return
+        with self._lock:
+            now = self._now()
+            for task in list(self._active):
+                self._step(task, now)
+                if task.status not in (RUNNING, CANCELLING):
+                    self._active.remove(task)
+
+    def _step(self, task: MoveTask, now: float) -> None:
+        if task.status == CANCELLING:
+            task.status = CANCELLED
+            return
+        due = task.to_move
+        if task.rate is not None:
+            due = min(due, int((now - task.started_at) * task.rate + 1e-9))
+        want = due - task.moved
+        if want <= 0 and task.moved < task.to_move:
+            return
+        source = self._resolve(task.source_arn)
+        if source is None:
+            self._fail(task, "The source queue does not exist.")
+            return
+        destination = None
+        if task.destination_arn is not None:
+            destination = self._resolve(task.destination_arn)
+            if destination is None:
+                self._fail(task, "The destination queue does not exist.")
+                return
+        taken = source.take_visible(want) if want > 0 else []
+        batches: dict[str, tuple[Queue, list[Message]]] = {}
+        for old in taken:
+            target = destination or self._resolve(old.dlq_source_arn or "")
+            if target is None:
+                source.accept_messages([old.copy()])
+                self._fail(task, "The original source queue of a message does not exist.")
+                continue
+            moved = old.copy()
+            moved.message_id = new_message_id()
+            moved.sent_at = -1.0
+            batches.setdefault(target.arn, (target, []))[1].append(moved)
+        for target, messages in batches.values():
+            target.accept_messages(messages)
+            task.moved += len(messages)
+        if task.status == RUNNING and (task.moved >= task.to_move or len(taken) < want):
+            task.status = COMPLETED
+
+    @staticmethod
+    def _fail(task: MoveTask, reason: str) -> None:
+        task.status = FAILED
+        task.failure = reason

@@ -1,0 +1,83 @@
+"""ListDeadLetterSourceQueues and message move tasks (Start/Cancel/ListMessageMoveTasks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._engine.move_tasks import RUNNING, MoveTask
+from .._errors import SqsError, invalid
+from ._context import Call
+from ._registry import Request, Response, action
+from ._validate import optional_int, required_str
+from .queues import page_of_urls
+
+__all__: list[str] = []
+
+
+@action("ListDeadLetterSourceQueues")
+def list_dead_letter_source_queues(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    return page_of_urls(request, call.backend.dead_letter_sources(queue.arn), "queueUrls")
+
+
+def _not_found(parameter: str) -> SqsError:
+    return SqsError(
+        "ResourceNotFoundException",
+        message=f"The resource that you specified for the {parameter} parameter doesn't exist.",
+    )
+
+
+@action("StartMessageMoveTask")
+def start_message_move_task(call: Call, request: Request) -> Response:
+    source = call.backend.by_arn(required_str(request, "SourceArn"))
+    if source is None:
+        raise _not_found("SourceArn")
+    if not call.backend.dead_letter_sources(source.arn):
+        raise invalid("Source queue must be configured as a Dead Letter Queue.")
+    destination = None
+    destination_arn = request.get("DestinationArn")
+    if destination_arn:
+        destination = call.backend.by_arn(str(destination_arn))
+        if destination is None:
+            raise _not_found("DestinationArn")
+        if destination.fifo != source.fifo:
+            raise invalid("The source queue and the destination queue must be of the same type.")
+    rate = optional_int(
+        request, "MaxNumberOfMessagesPerSecond", 1, 500, "Must be between 1 and 500, if provided."
+    )
+    task = call.backend.move_tasks.start(source, destination, rate)
+    return {"TaskHandle": task.handle}
+
+
+@action("CancelMessageMoveTask")
+def cancel_message_move_task(call: Call, request: Request) -> Response:
+    task = call.backend.move_tasks.cancel(required_str(request, "TaskHandle"))
+    return {"ApproximateNumberOfMessagesMoved": task.moved}
+
+
+def _entry(task: MoveTask) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if task.status == RUNNING:
+        out["TaskHandle"] = task.handle
+    out["Status"] = task.status
+    out["SourceArn"] = task.source_arn
+    if task.destination_arn is not None:
+        out["DestinationArn"] = task.destination_arn
+    if task.rate is not None:
+        out["MaxNumberOfMessagesPerSecond"] = task.rate
+    out["ApproximateNumberOfMessagesMoved"] = task.moved
+    out["ApproximateNumberOfMessagesToMove"] = task.to_move
+    if task.failure is not None:
+        out["FailureReason"] = task.failure
+    out["StartedTimestamp"] = int(task.started_at * 1000)
+    return out
+
+
+@action("ListMessageMoveTasks")
+def list_message_move_tasks(call: Call, request: Request) -> Response:
+    source_arn = required_str(request, "SourceArn")
+    if call.backend.by_arn(source_arn) is None:
+        raise _not_found("SourceArn")
+    limit = optional_int(request, "MaxResults", 1, 10, "Must be between 1 and 10, if provided.")
+    tasks = call.backend.move_tasks.listing(source_arn, limit or 1)
+    return {"Results": [_entry(task) for task in tasks]}

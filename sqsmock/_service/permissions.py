@@ -1,0 +1,141 @@
+"""AddPermission and RemovePermission: statements of the queue's Policy, one per label."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .._engine import Queue
+from .._errors import SqsError, invalid, invalid_for
+from ._context import Call
+from ._registry import Request, Response, action
+from ._validate import required_str
+
+__all__: list[str] = []
+
+_LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
+_ACCOUNT = re.compile(r"\d{12}")
+#: Actions a queue owner can share with other accounts.
+SHAREABLE = frozenset(
+    {
+        "*",
+        "ChangeMessageVisibility",
+        "DeleteMessage",
+        "GetQueueAttributes",
+        "GetQueueUrl",
+        "ListDeadLetterSourceQueues",
+        "PurgeQueue",
+        "ReceiveMessage",
+        "SendMessage",
+    }
+)
+#: Actions only the owner may invoke.
+OWNER_ONLY = frozenset(
+    {
+        "AddPermission",
+        "CancelMessageMoveTask",
+        "CreateQueue",
+        "DeleteQueue",
+        "ListMessageMoveTasks",
+        "ListQueueTags",
+        "ListQueues",
+        "RemovePermission",
+        "SetQueueAttributes",
+        "StartMessageMoveTask",
+        "TagQueue",
+        "UntagQueue",
+    }
+)
+MAX_ACTIONS = 7
+
+
+def _one_or_many(values: list[str]) -> str | list[str]:
+    return values[0] if len(values) == 1 else values
+
+
+def _policy(queue: Queue) -> dict[str, Any]:
+    text = queue.attributes.get("Policy")
+    policy: dict[str, Any] = json.loads(text) if text else {}
+    policy.setdefault("Version", "2008-10-17")
+    policy.setdefault("Id", f"{queue.arn}/SQSDefaultPolicy")
+    if not isinstance(policy.get("Statement"), list):
+        statement = policy.get("Statement")
+        policy["Statement"] = [statement] if isinstance(statement, dict) else []
+    return policy
+
+
+def _store(queue: Queue, policy: dict[str, Any] | None) -> None:
+    text = "" if policy is None else json.dumps(policy, separators=(",", ":"))
+    queue.configure({"Policy": text})
+
+
+def _string_list(request: Request, name: str) -> list[str]:
+    values = request.get(name)
+    if not values:
+        raise SqsError("MissingParameter", name=name)
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise invalid_for(name, values, f"{name} must be a list of strings.")
+    return values
+
+
+@action("AddPermission")
+def add_permission(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    label = required_str(request, "Label")
+    if not _LABEL.fullmatch(label):
+        raise invalid_for(
+            "Label",
+            label,
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+        )
+    accounts = _string_list(request, "AWSAccountIds")
+    actions = _string_list(request, "Actions")
+    for account in accounts:
+        if not _ACCOUNT.fullmatch(account):
+            raise invalid_for("AWSAccountIds", account, "Invalid AWS account ID.")
+    if len(actions) > MAX_ACTIONS:
+        raise SqsError(
+            "OverLimit",
+            message=f"{len(actions)} Actions were found, maximum allowed is {MAX_ACTIONS}.",
+        )
+    for name in actions:
+        if name in OWNER_ONLY:
+            raise invalid_for(
+                "ActionName",
+                f"SQS:{name}",
+                "Only the queue owner is allowed to invoke this action.",
+            )
+        if name not in SHAREABLE:
+            raise invalid_for(
+                "ActionName",
+                f"SQS:{name}",
+                "Please refer to the appropriate WSDL for a list of valid actions.",
+            )
+    policy = _policy(queue)
+    if any(s.get("Sid") == label for s in policy["Statement"] if isinstance(s, dict)):
+        raise invalid(f"Value {label} for parameter Label is invalid. Reason: Already exists.")
+    policy["Statement"].append(
+        {
+            "Sid": label,
+            "Effect": "Allow",
+            "Principal": {"AWS": _one_or_many([f"arn:aws:iam::{a}:root" for a in accounts])},
+            "Action": _one_or_many([f"SQS:{a}" for a in actions]),
+            "Resource": queue.arn,
+        }
+    )
+    _store(queue, policy)
+    return {}
+
+
+@action("RemovePermission")
+def remove_permission(call: Call, request: Request) -> Response:
+    queue = call.queue(request)
+    label = required_str(request, "Label")
+    policy = _policy(queue)
+    kept = [s for s in policy["Statement"] if not (isinstance(s, dict) and s.get("Sid") == label)]
+    if len(kept) == len(policy["Statement"]):
+        raise invalid(f"Value {label} for parameter Label is invalid. Reason: can't find label.")
+    policy["Statement"] = kept
+    _store(queue, policy if kept else None)
+    return {}
