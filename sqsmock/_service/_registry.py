@@ -12,7 +12,7 @@ from typing import Any
 
 from ._context import Call
 
-__all__ = ["ACTIONS", "Handler", "action"]
+__all__ = ["ACTIONS", "NOTES", "Handler", "action"]
 
 Request = dict[str, Any]
 Response = dict[str, Any]
@@ -20,13 +20,16 @@ Handler = Callable[[Call, Request], Response]
 
 #: Operation name -> handler.
 ACTIONS: dict[str, Handler] = {}
+#: Operation name -> what a user should know about sqsmock's version of it (for the docs).
+NOTES: dict[str, str] = {}
 
 
-def action(name: str) -> Callable[[Handler], Handler]:
+def action(name: str, *, notes: str = "") -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         if name in ACTIONS:
             raise RuntimeError(f"two handlers for {name}")
         ACTIONS[name] = handler
+        NOTES[name] = notes
         return handler
 
     return register

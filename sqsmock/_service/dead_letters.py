@@ -14,7 +14,10 @@ from .queues import page_of_urls
 __all__: list[str] = []
 
 
-@action("ListDeadLetterSourceQueues")
+@action(
+    "ListDeadLetterSourceQueues",
+    notes="`queueUrls`; `MaxResults`/`NextToken` paging",
+)
 def list_dead_letter_source_queues(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     return page_of_urls(request, call.backend.dead_letter_sources(queue.arn), "queueUrls")
@@ -27,7 +30,10 @@ def _not_found(parameter: str) -> SqsError:
     )
 
 
-@action("StartMessageMoveTask")
+@action(
+    "StartMessageMoveTask",
+    notes="rate honoured on the virtual clock; back to the original sources or to a destination",
+)
 def start_message_move_task(call: Call, request: Request) -> Response:
     source = call.backend.by_arn(required_str(request, "SourceArn"))
     if source is None:
@@ -73,7 +79,10 @@ def _entry(task: MoveTask) -> dict[str, Any]:
     return out
 
 
-@action("ListMessageMoveTasks")
+@action(
+    "ListMessageMoveTasks",
+    notes="every status",
+)
 def list_message_move_tasks(call: Call, request: Request) -> Response:
     source_arn = required_str(request, "SourceArn")
     if call.backend.by_arn(source_arn) is None:

@@ -79,7 +79,10 @@ def _string_list(request: Request, name: str) -> list[str]:
     return values
 
 
-@action("AddPermission")
+@action(
+    "AddPermission",
+    notes="writes the queue's Policy document",
+)
 def add_permission(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     label = required_str(request, "Label")
@@ -128,7 +131,10 @@ def add_permission(call: Call, request: Request) -> Response:
     return {}
 
 
-@action("RemovePermission")
+@action(
+    "RemovePermission",
+    notes="removing the last label removes the Policy",
+)
 def remove_permission(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     label = required_str(request, "Label")

@@ -38,7 +38,13 @@ def _is_fifo_request(name: str, attributes: dict[str, Any]) -> bool:
     return False
 
 
-@action("CreateQueue")
+@action(
+    "CreateQueue",
+    notes=(
+        "standard and FIFO; name and attribute rules; "
+        "re-create compares current attributes; 60-second rule after DeleteQueue"
+    ),
+)
 def create_queue(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     attributes = request.get("Attributes") or {}
@@ -69,7 +75,10 @@ def create_queue(call: Call, request: Request) -> Response:
     return {"QueueUrl": queue.url}
 
 
-@action("GetQueueUrl")
+@action(
+    "GetQueueUrl",
+    notes="`QueueOwnerAWSAccountId`",
+)
 def get_queue_url(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     account = request.get("QueueOwnerAWSAccountId") or call.account
@@ -109,20 +118,29 @@ def page_of_urls(request: Request, queues: list[Queue], key: str) -> Response:
     return out
 
 
-@action("ListQueues")
+@action(
+    "ListQueues",
+    notes="prefix; `MaxResults`/`NextToken` paging",
+)
 def list_queues(call: Call, request: Request) -> Response:
     prefix = request.get("QueueNamePrefix") or ""
     queues = call.backend.matching(call.region, call.account, prefix)
     return page_of_urls(request, queues, "QueueUrls")
 
 
-@action("DeleteQueue")
+@action(
+    "DeleteQueue",
+    notes="immediate; the name is reserved for 60 seconds",
+)
 def delete_queue(call: Call, request: Request) -> Response:
     call.backend.delete(call.queue(request))
     return {}
 
 
-@action("GetQueueAttributes")
+@action(
+    "GetQueueAttributes",
+    notes="every attribute; counters maintained, not recomputed",
+)
 def get_queue_attributes(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     names = request.get("AttributeNames") or []
@@ -130,7 +148,12 @@ def get_queue_attributes(call: Call, request: Request) -> Response:
     return {"Attributes": attributes} if attributes else {}
 
 
-@action("SetQueueAttributes")
+@action(
+    "SetQueueAttributes",
+    notes=(
+        "names, ranges, FIFO-only attributes, SSE, RedrivePolicy and RedriveAllowPolicy validated"
+    ),
+)
 def set_queue_attributes(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     attributes = request.get("Attributes")
@@ -148,7 +171,13 @@ def set_queue_attributes(call: Call, request: Request) -> Response:
     return {}
 
 
-@action("PurgeQueue")
+@action(
+    "PurgeQueue",
+    notes=(
+        "visible, in-flight and delayed messages and the FIFO deduplication cache; "
+        "once per 60 seconds"
+    ),
+)
 def purge_queue(call: Call, request: Request) -> Response:
     call.queue(request).purge()
     return {}

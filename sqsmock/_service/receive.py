@@ -53,7 +53,13 @@ def _render(got: Received, names: frozenset[str] | None, wanted: AttributeFilter
     return out
 
 
-@action("ReceiveMessage")
+@action(
+    "ReceiveMessage",
+    notes=(
+        "long polls on the virtual clock; attribute filters; "
+        "FIFO group order, blocking and `ReceiveRequestAttemptId`; dead-letter moves"
+    ),
+)
 def receive_message(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     count = optional_int(

@@ -110,7 +110,10 @@ def _sent(message: Message, ids: tuple[str, str | None]) -> Response:
     return out
 
 
-@action("SendMessage")
+@action(
+    "SendMessage",
+    notes="size, characters, attributes, delays, FIFO group/deduplication rules; exact MD5s",
+)
 def send_message(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     message, delay = build_message(call, queue, request)
@@ -137,7 +140,10 @@ def _entry_size(entry: Mapping[str, Any]) -> int:
     return size
 
 
-@action("SendMessageBatch")
+@action(
+    "SendMessageBatch",
+    notes="batch rules; per-entry failures; FIFO whole-request rules",
+)
 def send_message_batch(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     entries = batch_entries(request, "SendMessageBatchRequestEntry")

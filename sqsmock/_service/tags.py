@@ -33,7 +33,10 @@ def validate_tags(tags: Any, current: Mapping[str, str], queue_name: str) -> dic
     return merged
 
 
-@action("TagQueue")
+@action(
+    "TagQueue",
+    notes="at most 50 tags",
+)
 def tag_queue(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     tags = request.get("Tags")
@@ -44,7 +47,10 @@ def tag_queue(call: Call, request: Request) -> Response:
     return {}
 
 
-@action("UntagQueue")
+@action(
+    "UntagQueue",
+    notes="unknown keys ignored",
+)
 def untag_queue(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     keys = request.get("TagKeys")

@@ -57,7 +57,10 @@ def _visibility_error(handle: str, timeout: int, reason: str | None) -> SqsError
     )
 
 
-@action("DeleteMessage")
+@action(
+    "DeleteMessage",
+    notes="idempotent; expired FIFO receipt handles refused",
+)
 def delete_message(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     handle = _handle(queue, request)
@@ -67,7 +70,10 @@ def delete_message(call: Call, request: Request) -> Response:
     return {}
 
 
-@action("ChangeMessageVisibility")
+@action(
+    "ChangeMessageVisibility",
+    notes="12-hour cap; visibility 0 makes a message visible now",
+)
 def change_message_visibility(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     handle = _handle(queue, request)
@@ -111,7 +117,10 @@ def _batch(
     return out
 
 
-@action("DeleteMessageBatch")
+@action(
+    "DeleteMessageBatch",
+    notes="per-entry failures",
+)
 def delete_message_batch(call: Call, request: Request) -> Response:
     def apply(queue: Queue, handles: list[str]) -> list[SqsError | None]:
         reasons = queue.delete(handles)
@@ -120,7 +129,10 @@ def delete_message_batch(call: Call, request: Request) -> Response:
     return _batch(call, request, "DeleteMessageBatchRequestEntry", _handle, apply)
 
 
-@action("ChangeMessageVisibilityBatch")
+@action(
+    "ChangeMessageVisibilityBatch",
+    notes="per-entry failures",
+)
 def change_message_visibility_batch(call: Call, request: Request) -> Response:
     def parse(queue: Queue, entry: dict[str, Any]) -> tuple[str, int]:
         return _handle(queue, entry), _visibility(entry)

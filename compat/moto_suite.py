@@ -1,0 +1,336 @@
+"""Run moto's own SQS test suite against sqsmock.
+
+    python compat/moto_suite.py [extra pytest arguments]
+
+Needs a Python environment with sqsmock, ``moto==5.2.1``, pytest and freezegun installed.
+
+What it does:
+
+1. Downloads the pinned moto source distribution from PyPI with pip (it ships moto's tests) into
+   ``.cache/moto-suite/`` under the repository, and checks its SHA-256.
+2. Extracts the SQS test modules that exercise SQS through boto3 (``RUN_MODULES``); the modules
+   left out are listed, each with its reason, in ``SKIPPED_MODULES``. The test files are extracted
+   byte for byte, never edited.
+3. Runs them with pytest, with a shim plugin that makes ``moto.mock_aws`` mean
+   ``sqsmock.mock_sqs``. Real moto stays installed, so the tests' other imports (``moto.settings``,
+   ``moto.core.DEFAULT_ACCOUNT_ID``, constants of ``moto.sqs.models``) resolve as usual; but only
+   sqsmock answers SQS calls.
+4. Deselects the tests listed in ``DESELECTED``, each with a one-line reason of one of two kinds:
+   ``moto differs from AWS: ...`` (sqsmock follows AWS, citing the section of the behaviour
+   reference) or ``not applicable: ...`` (the test looks at moto itself, not at SQS).
+5. Prints a summary line and exits non-zero when any test that is not deselected fails, or when a
+   ``DESELECTED`` entry no longer matches any test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+MOTO_VERSION = "5.2.1"
+SDIST_NAME = f"moto-{MOTO_VERSION}.tar.gz"
+SDIST_SHA256 = "ccb2f3e1dfa82e50e054bda98b0be708d244d2668364dcc1d45e8d3de6091bde"
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / ".cache" / "moto-suite"
+WORK = CACHE / f"moto-{MOTO_VERSION}-sqs"
+
+# The default account of both moto and sqsmock.
+ACCOUNT_ID = "123456789012"
+
+# Support files of moto's test tree that the SQS modules import (``from tests import
+# aws_verified``, ``from tests.test_sqs import sqs_aws_verified``). Extracted unchanged.
+SUPPORT_FILES = ["tests/__init__.py", "tests/test_sqs/__init__.py"]
+
+# The test modules that run against sqsmock.
+RUN_MODULES = [
+    "tests/test_sqs/test_sqs.py",
+    "tests/test_sqs/test_sqs_message_attributes.py",
+]
+
+# Every other module of moto's tests/test_sqs/, and why it does not run.
+SKIPPED_MODULES = {
+    "tests/test_sqs/test_server.py": (
+        "moto's server mode: drives moto's own HTTP server through its Flask test client"
+    ),
+    "tests/test_sqs/test_sqs_authentication.py": (
+        "needs IAM (creates users and policies) and moto's IAM authentication switch"
+    ),
+    "tests/test_sqs/test_sqs_cloudformation.py": (
+        "needs CloudFormation to create and update the queues from stacks"
+    ),
+    "tests/test_sqs/test_sqs_integration.py": (
+        "needs Lambda and CloudWatch Logs (event source mappings invoking functions), some of it "
+        "through docker"
+    ),
+    "tests/test_sqs/test_sqs_multiaccount.py": (
+        "needs STS: it reaches a second account through sts.assume_role credentials, which "
+        "sqsmock does not map to accounts (use mock_sqs(account_id=...) for a second account)"
+    ),
+}
+
+# moto's tests/conftest.py is not extracted: its ``account_id`` fixture asks STS (through
+# mock_aws) for the caller's account, and its ``set_custom_id`` fixture drives moto's id manager.
+# The shim below provides ``account_id`` instead; no SQS test uses ``set_custom_id``.
+
+REFERENCE = "sqs-behaviour.md"
+DIFFERS = "moto differs from AWS: "
+NOT_APPLICABLE = "not applicable: "
+
+# Deselected tests: "module.py::test_name" (every parametrization) or
+# "module.py::test_name[param]" (one). Each reason starts with DIFFERS or NOT_APPLICABLE; the
+# sections (§) are those of the SQS behaviour reference sqsmock is measured against.
+_SPACED_NAME = (
+    DIFFERS + 'the queue attribute "VisibilityTimeout " (trailing space) is unknown, so CreateQueue '
+    'answers InvalidAttributeName "Unknown Attribute VisibilityTimeout ." (§1, §2); moto strips '
+    "the space and applies the timeout"
+)
+_RECEIPT_MESSAGE = (
+    DIFFERS + "a malformed receipt handle answers ReceiptHandleIsInvalid with the message "
+    '\'The input receipt handle "<handle>" is not a valid receipt handle.\' (§1); moto says '
+    '"The input receipt handle is invalid."'
+)
+_MOTO_BACKEND = (
+    NOT_APPLICABLE + "reads the queue object of moto's backend (moto.sqs.models.sqs_backends)"
+)
+_MOTO_HELPER = (
+    NOT_APPLICABLE + "unit test of moto's Queue._is_empty_redrive_policy helper; makes no SQS call"
+)
+DESELECTED: dict[str, str] = {
+    "test_sqs.py::test_create_queue_with_different_attributes_fail": (
+        DIFFERS + 'CreateQueue of a standard queue with a FifoQueue attribute ("tru") answers '
+        'InvalidAttributeName "Unknown Attribute FifoQueue." (§2); moto creates the queue'
+    ),
+    "test_sqs.py::test_message_retention_period": (
+        DIFFERS + "MessageRetentionPeriod ranges over 60-1209600, so 1 answers "
+        "InvalidAttributeValue (§2); moto keeps messages for 1 second"
+    ),
+    "test_sqs.py::test_message_with_invalid_attributes": (
+        DIFFERS + "message attribute names may contain unicode letters, so 'öther_encodings' is "
+        "accepted (§3); moto refuses it"
+    ),
+    "test_sqs.py::test_message_with_attributes_invalid_datatype": (
+        DIFFERS + "an unknown DataType answers InvalidParameterValue \"The type of message (user) "
+        "attribute 'timestamp' is invalid. You must use only the following supported type "
+        'prefixes: Binary, Number, String." (§3 data types; the wording SQS answers today, moto '
+        "keeps an older one)"
+    ),
+    "test_sqs.py::test_get_queue_attributes": (
+        DIFFERS + "GetQueueAttributes returns RedrivePolicy re-rendered as compact JSON, "
+        '{"deadLetterTargetArn":"<arn>","maxReceiveCount":2} (§7); the test expects the spacing '
+        "of Python's json.dumps"
+    ),
+    "test_sqs.py::test_message_becomes_inflight_when_received": _SPACED_NAME,
+    "test_sqs.py::test_receive_message_with_explicit_visibility_timeout": _SPACED_NAME,
+    "test_sqs.py::test_change_message_visibility": _SPACED_NAME,
+    "test_sqs.py::test_queue_length": _SPACED_NAME,
+    "test_sqs.py::test_delete_batch_operation": _SPACED_NAME,
+    "test_sqs.py::test_delete_message_after_visibility_timeout": _SPACED_NAME,
+    "test_sqs.py::test_change_message_visibility_on_unknown_receipt_handle": _RECEIPT_MESSAGE,
+    "test_sqs.py::test_delete_message_errors": _RECEIPT_MESSAGE,
+    "test_sqs.py::test_set_attributes_integer_fields_conversion": _MOTO_BACKEND,
+    "test_sqs.py::test_is_empty_redrive_policy_returns_true_for_empty_and_falsy_values": (
+        _MOTO_HELPER
+    ),
+    "test_sqs.py::test_is_empty_redrive_policy_returns_false_for_valid_policy_format": (
+        _MOTO_HELPER
+    ),
+}
+
+
+def check_deselect_reasons() -> None:
+    for test_id, reason in DESELECTED.items():
+        if not reason.startswith((DIFFERS, NOT_APPLICABLE)):
+            raise SystemExit(f"moto_suite: reason of {test_id} must start with {DIFFERS!r} or "
+                             f"{NOT_APPLICABLE!r}")
+
+
+# -- fetching and extracting ----------------------------------------------------------------
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def fetch_sdist() -> Path:
+    """The pinned moto sdist, downloaded with pip on first use."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    sdist = CACHE / SDIST_NAME
+    if not sdist.exists():
+        print(f"moto_suite: downloading moto=={MOTO_VERSION} (sdist) into {CACHE}", flush=True)
+        subprocess.run(
+            [
+                sys.executable, "-m", "pip", "download", f"moto=={MOTO_VERSION}",
+                "--no-binary", ":all:", "--no-deps", "--quiet", "--dest", str(CACHE),
+            ],
+            check=True,
+        )
+    actual = sha256_of(sdist)
+    if actual != SDIST_SHA256:
+        sdist.unlink()
+        raise SystemExit(f"moto_suite: {SDIST_NAME} has SHA-256 {actual}, expected {SDIST_SHA256};"
+                         " removed it, run again to download it afresh")
+    return sdist
+
+
+def extract(sdist: Path) -> list[Path]:
+    """Lay out a fresh copy of the needed test files under WORK; return the modules to run."""
+    if WORK.exists():
+        shutil.rmtree(WORK)
+    WORK.mkdir(parents=True)
+    prefix = f"moto-{MOTO_VERSION}/"
+    wanted = {prefix + name for name in [*SUPPORT_FILES, *RUN_MODULES]}
+    listed = set(RUN_MODULES) | set(SKIPPED_MODULES) | set(SUPPORT_FILES)
+    with tarfile.open(sdist, "r:gz") as tar:
+        members = {m.name: m for m in tar.getmembers() if m.isfile()}
+        missing = wanted - set(members)
+        if missing:
+            raise SystemExit(f"moto_suite: not in {SDIST_NAME}: {sorted(missing)}")
+        # A module that a later moto adds to tests/test_sqs/ must be classified, not lost.
+        unclassified = sorted(
+            name[len(prefix):] for name in members
+            if name.startswith(prefix + "tests/test_sqs/") and name.endswith(".py")
+            and name[len(prefix):] not in listed
+        )
+        if unclassified:
+            raise SystemExit(f"moto_suite: classify these modules first: {unclassified}")
+        for name in sorted(wanted):
+            source = tar.extractfile(members[name])
+            assert source is not None
+            target = WORK / name[len(prefix):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read())
+    (WORK / "pytest.ini").write_text(
+        "[pytest]\n"
+        "markers =\n"
+        "    aws_verified: verified against AWS by moto (runs in mock_aws here)\n"
+        "    requires_docker: needs docker\n"
+    )
+    return [WORK / name for name in RUN_MODULES]
+
+
+# -- the shim -------------------------------------------------------------------------------
+
+
+def install_shim() -> None:
+    """Make ``moto.mock_aws`` mean ``sqsmock.mock_sqs``, before any test module imports it."""
+    import moto
+    import sqsmock
+
+    if moto.__version__ != MOTO_VERSION:
+        raise SystemExit(f"moto_suite: moto {moto.__version__} is installed; the suite is "
+                         f"pinned to moto=={MOTO_VERSION} (pip install moto=={MOTO_VERSION})")
+    moto.mock_aws = sqsmock.mock_sqs  # type: ignore[assignment]
+    # Never let a test reach AWS, whatever the calling environment says.
+    os.environ["MOTO_TEST_ALLOW_AWS_REQUEST"] = "false"
+    os.environ.pop("TEST_SERVER_MODE", None)
+
+
+def deselect_key(nodeid: str) -> tuple[str, str]:
+    """("test_sqs.py::test_x[p]", "test_sqs.py::test_x") for a node id under tests/test_sqs/."""
+    module, _, name = nodeid.partition("::")
+    short = f"{Path(module).name}::{name}"
+    return short, short.split("[", 1)[0]
+
+
+class Shim:
+    """pytest plugin: the ``account_id`` fixture, the deselection, the counting."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[str, str] = {}
+        self.deselected: list[tuple[str, str]] = []
+        self.unmatched: list[str] = []
+
+    @pytest.fixture(name="account_id")
+    def account_id(self) -> str:
+        """Replaces moto's fixture of that name, which asks STS."""
+        return ACCOUNT_ID
+
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        keep, drop, used = [], [], set()
+        for item in items:
+            exact, base = deselect_key(item.nodeid)
+            key = exact if exact in DESELECTED else base if base in DESELECTED else None
+            if key is None:
+                keep.append(item)
+            else:
+                used.add(key)
+                drop.append(item)
+                self.deselected.append((exact, DESELECTED[key]))
+        self.unmatched = sorted(set(DESELECTED) - used)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.failed:
+            self.outcomes[report.nodeid] = "failed"
+        elif report.skipped and report.nodeid not in self.outcomes:
+            self.outcomes[report.nodeid] = "skipped"
+        elif report.when == "call" and report.passed:
+            self.outcomes.setdefault(report.nodeid, "passed")
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        write = terminalreporter.write_line
+        terminalreporter.section("deselected (moto_suite.DESELECTED)")
+        for test_id, reason in self.deselected:
+            write(f"{test_id}: {reason}")
+        if self.unmatched:
+            terminalreporter.section("stale DESELECTED entries (match no test)")
+            for test_id in self.unmatched:
+                write(test_id)
+
+    def counts(self) -> dict[str, int]:
+        counts = {"passed": 0, "failed": 0, "skipped": 0}
+        for outcome in self.outcomes.values():
+            counts[outcome] += 1
+        counts["deselected"] = len(self.deselected)
+        return counts
+
+
+# -- main -----------------------------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    check_deselect_reasons()
+    sdist = fetch_sdist()
+    modules = extract(sdist)
+    install_shim()
+    shim = Shim()
+    args = [
+        "-c", str(WORK / "pytest.ini"),
+        "--rootdir", str(WORK),
+        "-p", "no:cacheprovider",
+        "-q", "-rfE",
+        *argv,
+        *(str(m) for m in modules),
+    ]
+    status = pytest.main(args, plugins=[shim])
+    c = shim.counts()
+    print(
+        f"moto_suite: {c['passed']} passed, {c['failed']} failed, "
+        f"{c['deselected']} deselected, {c['skipped']} skipped"
+        f" (moto {MOTO_VERSION} tests/test_sqs on sqsmock)"
+    )
+    if shim.unmatched:
+        print(f"moto_suite: {len(shim.unmatched)} DESELECTED entries match no test", flush=True)
+        return 3
+    if c["failed"]:
+        return 1
+    return 0 if status in (0, 5) else int(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
