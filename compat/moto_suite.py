@@ -81,21 +81,22 @@ SKIPPED_MODULES = {
 # mock_aws) for the caller's account, and its ``set_custom_id`` fixture drives moto's id manager.
 # The shim below provides ``account_id`` instead; no SQS test uses ``set_custom_id``.
 
-REFERENCE = "sqs-behaviour.md"
 DIFFERS = "moto differs from AWS: "
 NOT_APPLICABLE = "not applicable: "
 
 # Deselected tests: "module.py::test_name" (every parametrization) or
 # "module.py::test_name[param]" (one). Each reason starts with DIFFERS or NOT_APPLICABLE; the
-# sections (§) are those of the SQS behaviour reference sqsmock is measured against.
+# sections (§) are those of sqs-behaviour.md, the reference of real SQS behaviour that sqsmock
+# is measured against.
 _SPACED_NAME = (
-    DIFFERS + 'the queue attribute "VisibilityTimeout " (trailing space) is unknown, so CreateQueue '
+    DIFFERS
+    + 'the queue attribute "VisibilityTimeout " (trailing space) is unknown, so CreateQueue '
     'answers InvalidAttributeName "Unknown Attribute VisibilityTimeout ." (§1, §2); moto strips '
     "the space and applies the timeout"
 )
 _RECEIPT_MESSAGE = (
     DIFFERS + "a malformed receipt handle answers ReceiptHandleIsInvalid with the message "
-    '\'The input receipt handle "<handle>" is not a valid receipt handle.\' (§1); moto says '
+    "'The input receipt handle \"<handle>\" is not a valid receipt handle.' (§1); moto says "
     '"The input receipt handle is invalid."'
 )
 _MOTO_BACKEND = (
@@ -109,6 +110,10 @@ DESELECTED: dict[str, str] = {
         DIFFERS + 'CreateQueue of a standard queue with a FifoQueue attribute ("tru") answers '
         'InvalidAttributeName "Unknown Attribute FifoQueue." (§2); moto creates the queue'
     ),
+    "test_sqs.py::test_create_fifo_queue_with_dlq": (
+        DIFFERS + 'CreateQueue of a standard queue with FifoQueue "false" answers '
+        'InvalidAttributeName "Unknown Attribute FifoQueue." (§2); moto creates the queue'
+    ),
     "test_sqs.py::test_message_retention_period": (
         DIFFERS + "MessageRetentionPeriod ranges over 60-1209600, so 1 answers "
         "InvalidAttributeValue (§2); moto keeps messages for 1 second"
@@ -118,7 +123,7 @@ DESELECTED: dict[str, str] = {
         "accepted (§3); moto refuses it"
     ),
     "test_sqs.py::test_message_with_attributes_invalid_datatype": (
-        DIFFERS + "an unknown DataType answers InvalidParameterValue \"The type of message (user) "
+        DIFFERS + 'an unknown DataType answers InvalidParameterValue "The type of message (user) '
         "attribute 'timestamp' is invalid. You must use only the following supported type "
         'prefixes: Binary, Number, String." (§3 data types; the wording SQS answers today, moto '
         "keeps an older one)"
@@ -127,6 +132,24 @@ DESELECTED: dict[str, str] = {
         DIFFERS + "GetQueueAttributes returns RedrivePolicy re-rendered as compact JSON, "
         '{"deadLetterTargetArn":"<arn>","maxReceiveCount":2} (§7); the test expects the spacing '
         "of Python's json.dumps"
+    ),
+    "test_sqs.py::test_permissions": (
+        DIFFERS + 'AddPermission writes a Policy with "Version": "2008-10-17" (§2); moto writes '
+        '"2012-10-17"'
+    ),
+    "test_sqs.py::test_remove_permission_errors": (
+        DIFFERS + 'RemovePermission of an unknown label answers InvalidParameterValue "Value test '
+        'for parameter Label is invalid. Reason: can\'t find label." (§2); moto adds "on '
+        'existing policy"'
+    ),
+    "test_sqs.py::test_send_messages_to_fifo_without_message_group_id": (
+        DIFFERS + "a FIFO SendMessageBatch entry without MessageGroupId fails the whole request "
+        "with InvalidParameterValue (§4); moto answers MissingParameter"
+    ),
+    "test_sqs.py::test_fifo_queue_send_duplicate_messages_after_deduplication_time_limit": (
+        NOT_APPLICABLE + "shortens the deduplication window by patching "
+        "moto.sqs.models.DEDUPLICATION_TIME_IN_SECONDS; sqsmock keeps SQS's 5 minutes (advance "
+        "the mock's clock instead)"
     ),
     "test_sqs.py::test_message_becomes_inflight_when_received": _SPACED_NAME,
     "test_sqs.py::test_receive_message_with_explicit_visibility_timeout": _SPACED_NAME,
@@ -149,8 +172,9 @@ DESELECTED: dict[str, str] = {
 def check_deselect_reasons() -> None:
     for test_id, reason in DESELECTED.items():
         if not reason.startswith((DIFFERS, NOT_APPLICABLE)):
-            raise SystemExit(f"moto_suite: reason of {test_id} must start with {DIFFERS!r} or "
-                             f"{NOT_APPLICABLE!r}")
+            raise SystemExit(
+                f"moto_suite: reason of {test_id} must start with {DIFFERS!r} or {NOT_APPLICABLE!r}"
+            )
 
 
 # -- fetching and extracting ----------------------------------------------------------------
@@ -172,16 +196,27 @@ def fetch_sdist() -> Path:
         print(f"moto_suite: downloading moto=={MOTO_VERSION} (sdist) into {CACHE}", flush=True)
         subprocess.run(
             [
-                sys.executable, "-m", "pip", "download", f"moto=={MOTO_VERSION}",
-                "--no-binary", ":all:", "--no-deps", "--quiet", "--dest", str(CACHE),
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                f"moto=={MOTO_VERSION}",
+                "--no-binary",
+                ":all:",
+                "--no-deps",
+                "--quiet",
+                "--dest",
+                str(CACHE),
             ],
             check=True,
         )
     actual = sha256_of(sdist)
     if actual != SDIST_SHA256:
         sdist.unlink()
-        raise SystemExit(f"moto_suite: {SDIST_NAME} has SHA-256 {actual}, expected {SDIST_SHA256};"
-                         " removed it, run again to download it afresh")
+        raise SystemExit(
+            f"moto_suite: {SDIST_NAME} has SHA-256 {actual}, expected {SDIST_SHA256};"
+            " removed it, run again to download it afresh"
+        )
     return sdist
 
 
@@ -200,16 +235,18 @@ def extract(sdist: Path) -> list[Path]:
             raise SystemExit(f"moto_suite: not in {SDIST_NAME}: {sorted(missing)}")
         # A module that a later moto adds to tests/test_sqs/ must be classified, not lost.
         unclassified = sorted(
-            name[len(prefix):] for name in members
-            if name.startswith(prefix + "tests/test_sqs/") and name.endswith(".py")
-            and name[len(prefix):] not in listed
+            name[len(prefix) :]
+            for name in members
+            if name.startswith(prefix + "tests/test_sqs/")
+            and name.endswith(".py")
+            and name[len(prefix) :] not in listed
         )
         if unclassified:
             raise SystemExit(f"moto_suite: classify these modules first: {unclassified}")
         for name in sorted(wanted):
             source = tar.extractfile(members[name])
             assert source is not None
-            target = WORK / name[len(prefix):]
+            target = WORK / name[len(prefix) :]
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source.read())
     (WORK / "pytest.ini").write_text(
@@ -224,18 +261,14 @@ def extract(sdist: Path) -> list[Path]:
 # -- the shim -------------------------------------------------------------------------------
 
 
-def install_shim() -> None:
-    """Make ``moto.mock_aws`` mean ``sqsmock.mock_sqs``, before any test module imports it."""
+def check_moto() -> None:
     import moto
-    import sqsmock
 
     if moto.__version__ != MOTO_VERSION:
-        raise SystemExit(f"moto_suite: moto {moto.__version__} is installed; the suite is "
-                         f"pinned to moto=={MOTO_VERSION} (pip install moto=={MOTO_VERSION})")
-    moto.mock_aws = sqsmock.mock_sqs  # type: ignore[assignment]
-    # Never let a test reach AWS, whatever the calling environment says.
-    os.environ["MOTO_TEST_ALLOW_AWS_REQUEST"] = "false"
-    os.environ.pop("TEST_SERVER_MODE", None)
+        raise SystemExit(
+            f"moto_suite: moto {moto.__version__} is installed; the suite is pinned to "
+            f"moto=={MOTO_VERSION} (pip install moto=={MOTO_VERSION})"
+        )
 
 
 def deselect_key(nodeid: str) -> tuple[str, str]:
@@ -246,18 +279,32 @@ def deselect_key(nodeid: str) -> tuple[str, str]:
 
 
 class Shim:
-    """pytest plugin: the ``account_id`` fixture, the deselection, the counting."""
+    """pytest plugin: ``moto.mock_aws`` as ``sqsmock.mock_sqs``, the ``account_id`` fixture, the
+    deselection and the counting."""
 
     def __init__(self) -> None:
         self.outcomes: dict[str, str] = {}
         self.deselected: list[tuple[str, str]] = []
         self.unmatched: list[str] = []
 
+    def pytest_configure(self, config: Any) -> None:
+        # Before collection imports the test modules (and tests/__init__.py), which bind
+        # ``from moto import mock_aws`` at import time.
+        import moto
+
+        import sqsmock
+
+        moto.mock_aws = sqsmock.mock_sqs  # type: ignore[assignment]
+        # Never let a test reach AWS, whatever the calling environment says.
+        os.environ["MOTO_TEST_ALLOW_AWS_REQUEST"] = "false"
+        os.environ.pop("TEST_SERVER_MODE", None)
+
     @pytest.fixture(name="account_id")
     def account_id(self) -> str:
-        """Replaces moto's fixture of that name, which asks STS."""
+        """Stands for moto's fixture of that name, which asks STS: the mock's default account."""
         return ACCOUNT_ID
 
+    @pytest.hookimpl(tryfirst=True)  # before -k/-m, so that every entry is checked
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
         keep, drop, used = [], [], set()
         for item in items:
@@ -277,13 +324,16 @@ class Shim:
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.failed:
             self.outcomes[report.nodeid] = "failed"
-        elif report.skipped and report.nodeid not in self.outcomes:
-            self.outcomes[report.nodeid] = "skipped"
+        elif report.skipped:
+            self.outcomes.setdefault(report.nodeid, "skipped")
         elif report.when == "call" and report.passed:
             self.outcomes.setdefault(report.nodeid, "passed")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         write = terminalreporter.write_line
+        terminalreporter.section("modules not run (moto_suite.SKIPPED_MODULES)")
+        for module, reason in SKIPPED_MODULES.items():
+            write(f"{module}: {reason}")
         terminalreporter.section("deselected (moto_suite.DESELECTED)")
         for test_id, reason in self.deselected:
             write(f"{test_id}: {reason}")
@@ -305,27 +355,34 @@ class Shim:
 
 def main(argv: list[str]) -> int:
     check_deselect_reasons()
-    sdist = fetch_sdist()
-    modules = extract(sdist)
-    install_shim()
+    check_moto()
+    modules = extract(fetch_sdist())
     shim = Shim()
     args = [
-        "-c", str(WORK / "pytest.ini"),
-        "--rootdir", str(WORK),
-        "-p", "no:cacheprovider",
-        "-q", "-rfE",
+        "-c",
+        str(WORK / "pytest.ini"),
+        "--rootdir",
+        str(WORK),
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "-rfE",
         *argv,
-        *(str(m) for m in modules),
+        *(str(m.relative_to(WORK)) for m in modules),
     ]
-    status = pytest.main(args, plugins=[shim])
+    cwd = Path.cwd()
+    os.chdir(WORK)  # node ids and paths in the report relative to the extracted tree
+    try:
+        status = pytest.main(args, plugins=[shim])
+    finally:
+        os.chdir(cwd)
     c = shim.counts()
     print(
-        f"moto_suite: {c['passed']} passed, {c['failed']} failed, "
-        f"{c['deselected']} deselected, {c['skipped']} skipped"
-        f" (moto {MOTO_VERSION} tests/test_sqs on sqsmock)"
+        f"moto_suite: {c['passed']} passed, {c['failed']} failed, {c['deselected']} deselected, "
+        f"{c['skipped']} skipped (moto {MOTO_VERSION} tests/test_sqs on sqsmock)"
     )
     if shim.unmatched:
-        print(f"moto_suite: {len(shim.unmatched)} DESELECTED entries match no test", flush=True)
+        print(f"moto_suite: {len(shim.unmatched)} DESELECTED entries match no test")
         return 3
     if c["failed"]:
         return 1

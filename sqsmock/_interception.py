@@ -16,6 +16,7 @@ See docs/architecture.md for why this point in botocore's pipeline was chosen.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import botocore.client
+from botocore.validate import ParamValidationDecorator
 
 __all__ = ["Responder", "activate", "active", "deactivate"]
 
@@ -32,12 +34,11 @@ class Responder(Protocol):
 
     region: str
 
-    def respond(self, model: Any, request_dict: Any, region: str | None) -> Any: ...
+    def respond(self, model: Any, request_dict: Any, context: Any, validated: bool) -> Any: ...
 
 
 _lock = threading.Lock()
 _stack: list[Responder] = []
-_original: Callable[..., Any] | None = None
 _env_set: dict[str, str | None] = {}
 _MARK = "_sqsmock_hooked"
 _UNIQUE_ID = "sqsmock-before-call"
@@ -48,39 +49,42 @@ def active() -> Responder | None:
     return _stack[-1] if _stack else None
 
 
-def _before_call(model: Any, params: Any, context: Any, **_: Any) -> Any:
+def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: Any) -> Any:
     responder = _stack[-1] if _stack else None
     if responder is None:
         return None
-    return responder.respond(model, params, context.get("client_region"))
+    return responder.respond(model, params, context, validated)
 
 
 def _hook(client: Any) -> None:
     events = client.meta.events
     if client.meta.service_model.service_name == "sqs":
-        events.register_last("before-call.sqs", _before_call, unique_id=_UNIQUE_ID)
+        # botocore wraps the serializer in a validator unless parameter_validation is off.
+        validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
+        handler = functools.partial(_before_call, validated)
+        events.register_last("before-call.sqs", handler, unique_id=_UNIQUE_ID)
     setattr(events, _MARK, True)
 
 
 def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
     if _stack and not getattr(self.meta.events, _MARK, False):
         _hook(self)
-    assert _original is not None
-    return _original(self, operation_name, api_params)
+    return _ORIGINAL(self, operation_name, api_params)
+
+
+#: botocore's own method, kept for the lifetime of the process (a call in flight while the last
+#: mock stops still reaches it).
+_ORIGINAL: Callable[..., Any] = botocore.client.BaseClient._make_api_call
 
 
 def _install() -> None:
-    global _original
-    if _original is None:
-        _original = botocore.client.BaseClient._make_api_call
+    if botocore.client.BaseClient._make_api_call is not _make_api_call:
         botocore.client.BaseClient._make_api_call = _make_api_call
 
 
 def _uninstall() -> None:
-    global _original
-    if _original is not None and botocore.client.BaseClient._make_api_call is _make_api_call:
-        botocore.client.BaseClient._make_api_call = _original
-        _original = None
+    if botocore.client.BaseClient._make_api_call is _make_api_call:
+        botocore.client.BaseClient._make_api_call = _ORIGINAL
 
 
 # -- environment ------------------------------------------------------------------------------

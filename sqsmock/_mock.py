@@ -130,12 +130,13 @@ class MockSQS:
             raise LookupError(f"queue {queue!r} does not exist in this mock") from None
         return found.peek()
 
-    def respond(self, model: Any, request_dict: Any, region: str | None) -> Any:
+    def respond(self, model: Any, request_dict: Any, context: Any, validated: bool) -> Any:
         """Answer one intercepted botocore call (used by the hook)."""
         backend = self._backend
         if backend is None:  # stopped while a call was being made
             return None
-        return _protocol.answer(backend, model, request_dict, region)
+        region = context.get("client_region")
+        return _protocol.answer(backend, model, request_dict, region, validated=validated)
 
     # -- decorating -------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from typing import Any
 from botocore.awsrequest import AWSResponse, HeadersDict
 from botocore.model import OperationModel
 from botocore.parsers import create_parser
+from botocore.validate import ParamValidator
 
 from ._engine import Backend
 from ._errors import SqsError
@@ -27,6 +28,7 @@ from ._service import Call, dispatch
 __all__ = ["SqsHttpResponse", "answer", "decode_request", "render", "request_id"]
 
 _PARSER = create_parser("json")
+_VALIDATOR = ParamValidator()
 _CONTENT_TYPE = "application/x-amz-json-1.0"
 
 
@@ -104,13 +106,35 @@ def render(
     return SqsHttpResponse(url, status, headers, body), parsed
 
 
+def check_types(model: OperationModel, request: dict[str, Any]) -> None:
+    """What SQS's own deserializer rejects: missing members and members of the wrong type.
+
+    botocore checks this client-side unless ``parameter_validation`` is off; then sqsmock does it,
+    so bad input gets an SQS error instead of a Python exception from deep inside a handler.
+    """
+    if model.input_shape is None:
+        return
+    report = _VALIDATOR.validate(request, model.input_shape)
+    if not report.has_errors():
+        return
+    kind, _, details = report._errors[0]
+    if kind == "missing required field":
+        raise SqsError("MissingParameter", name=details["required_name"])
+    raise SqsError("InvalidParameterValue", message=report._format_error(report._errors[0]) + ".")
+
+
 def answer(
     backend: Backend,
     model: OperationModel,
     request_dict: Mapping[str, Any],
     region: str | None,
+    *,
+    validated: bool = True,
 ) -> tuple[AWSResponse, dict[str, Any]]:
-    """Run one SQS call against ``backend`` and return what botocore would have received."""
+    """Run one SQS call against ``backend`` and return what botocore would have received.
+
+    ``validated``: botocore already checked the parameters against the model (its default).
+    """
     headers = request_dict.get("headers") or {}
     call = Call(backend, region or backend.region, backend.account, headers)
     url = str(request_dict.get("url") or "")
@@ -121,6 +145,8 @@ def answer(
             raise SqsError(
                 "InvalidParameterValue", message="The request body is not valid JSON."
             ) from None
+        if not validated:
+            check_types(model, request)
         payload = dispatch(call, model.name, request)
     except SqsError as error:
         body = {"__type": f"com.amazonaws.sqs#{error.shape}", "message": error.message}

@@ -21,12 +21,18 @@ from datetime import timedelta
 __all__ = ["Clock", "FrozenClock", "WallClock", "make_clock", "monotonic"]
 
 
+_clock_gettime = getattr(time, "clock_gettime", None)
+_real_monotonic = time.monotonic  # captured at import, before any time patching in tests
+
+
 def monotonic() -> float:
     """Real elapsed time, immune to freezegun/time-machine (they patch ``time.monotonic``).
 
     Long polls bound their real waiting with it, so a frozen ``time.time`` never hangs a receive.
     """
-    return time.clock_gettime(time.CLOCK_MONOTONIC)
+    if _clock_gettime is not None:
+        return float(_clock_gettime(time.CLOCK_MONOTONIC))
+    return _real_monotonic()
 
 
 def _seconds(value: float | timedelta) -> float:

@@ -46,6 +46,8 @@ __all__ = ["DEFAULT_ATTRIBUTES", "MAX_TOTAL_VISIBILITY", "MessageView", "Queue",
 MAX_TOTAL_VISIBILITY = 43200
 #: Seconds between two PurgeQueue calls on one queue.
 PURGE_COOLDOWN = 60.0
+#: Messages a queue may have in flight; beyond it a short poll answers OverLimit.
+MAX_INFLIGHT = 120_000
 
 DEFAULT_ATTRIBUTES: dict[str, str] = {
     "DelaySeconds": "0",
@@ -245,7 +247,15 @@ class Queue:
         clock = self.clock
         now = clock.now()
         self._advance(now)
-        got = self._take(max_messages, vt, now, dead)
+        if self.n_inflight >= MAX_INFLIGHT and self.n_visible:
+            if wait <= 0:
+                raise SqsError(
+                    "OverLimit",
+                    message=f"The maximum number of in-flight messages ({MAX_INFLIGHT}) "
+                    "has been reached for this queue.",
+                )
+            return []
+        got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
         if got or wait <= 0:
             return got
         end = now + wait
@@ -262,7 +272,7 @@ class Queue:
             clock.wait(self.cond, until, real_left)
             now = clock.now()
             self._advance(now)
-            got = self._take(max_messages, vt, now, dead)
+            got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
             if got:
                 return got
 

@@ -18,6 +18,7 @@ MAX_ATTRIBUTES = 10
 _NAME_CHARS = re.compile(r"[\w.-]+")
 _DATA_TYPE = re.compile(r"(String|Number|Binary)(\..+)?", re.DOTALL)
 _RESERVED = ("aws.", "amazon.")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def _check_name(name: str) -> None:
@@ -40,7 +41,7 @@ def _check_name(name: str) -> None:
 
 def _check_number(name: str, value: str) -> None:
     try:
-        number = Decimal(value)
+        number = Decimal(value) if _NUMBER.fullmatch(value) else None
     except InvalidOperation:
         number = None
     digits = len(number.as_tuple().digits) if number is not None and number.is_finite() else 0
@@ -75,8 +76,8 @@ def validate_message_attributes(attributes: Any) -> dict[str, dict[str, Any]]:
             raise invalid(
                 f"The message attribute '{name}' must contain a non-empty message attribute type."
             )
-        match = _DATA_TYPE.fullmatch(data_type)
-        if match is None or len(data_type) > 256:
+        match = _DATA_TYPE.fullmatch(data_type) if isinstance(data_type, str) else None
+        if match is None or len(data_type) > 256 or first_forbidden(data_type) is not None:
             raise invalid(
                 f"The type of message (user) attribute '{name}' is invalid. You must use only the "
                 "following supported type prefixes: Binary, Number, String."
@@ -138,6 +139,9 @@ def validate_system(attributes: Any) -> str | None:
                 "type 'String'."
             )
         trace = str(value)
+        char = first_forbidden(trace)
+        if char is not None:
+            raise SqsError("InvalidAttributeContents", char=char, name="AWSTraceHeader")
     return trace
 
 
@@ -145,7 +149,8 @@ def attributes_size(attributes: Mapping[str, Mapping[str, Any]]) -> int:
     """Bytes the attributes count toward the message size: name + type + value."""
     size = 0
     for name, attr in attributes.items():
-        size += len(name.encode()) + len(str(attr.get("DataType", "")).encode())
+        size += len(name.encode("utf-8", "surrogatepass"))
+        size += len(str(attr.get("DataType", "")).encode("utf-8", "surrogatepass"))
         if "BinaryValue" in attr:
             value = attr["BinaryValue"]
             size += len(_binary(value)) if isinstance(value, str) else len(value or b"")

@@ -7,6 +7,7 @@ returns them) or raises the error SQS gives. ``describe`` renders GetQueueAttrib
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,6 +25,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "VisibilityTimeout": (0, 43200),
     "KmsDataKeyReusePeriodSeconds": (60, 86400),
 }
+_INTEGER = re.compile(r"-?[0-9]+")
 _BOOLEANS = frozenset({"FifoQueue", "ContentBasedDeduplication", "SqsManagedSseEnabled"})
 _CHOICES: dict[str, tuple[str, ...]] = {
     "DeduplicationScope": ("messageGroup", "queue"),
@@ -78,8 +80,6 @@ def validate(
         if name not in _SETTABLE:
             raise SqsError("InvalidAttributeName", name=name)
         if not fifo and name in _FIFO_ONLY:
-            if creating and name == "FifoQueue" and value.lower() == "false":
-                continue
             raise SqsError("InvalidAttributeName", name=name)
         if not fifo and name in _FIFO_SETTINGS:
             raise SqsError(
@@ -123,7 +123,7 @@ def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, source_ar
     if name in _RANGES:
         low, high = _RANGES[name]
         text = value.strip()
-        if not (text.lstrip("-").isdigit() and low <= int(text) <= high):
+        if not (_INTEGER.fullmatch(text) and low <= int(text) <= high):
             raise SqsError("InvalidAttributeValue", name=name)
         return str(int(text))
     if name in _BOOLEANS:
@@ -288,7 +288,9 @@ def describe(queue: Queue, names: Iterable[str]) -> dict[str, str]:
         out["LastModifiedTimestamp"] = str(int(queue.last_modified))
     if every or "QueueArn" in wanted:
         out["QueueArn"] = queue.arn
-    for name, value in queue.attributes.items():
+    with queue.lock:
+        current = dict(queue.attributes)
+    for name, value in current.items():
         if every or name in wanted:
             out[name] = value
     return out
