@@ -334,10 +334,12 @@ def test_counters_match_peek_states_through_a_scripted_scenario() -> None:
     assert check_counters(queue) == (0, 4, 0)
     clock.advance(5)  # all lapse
     assert check_counters(queue) == (4, 0, 0)
-    assert queue.delete([got[0].receipt]) == [None]  # stale handle: no effect
-    assert check_counters(queue) == (4, 0, 0)
+    assert queue.delete([got[0].receipt]) == [None]  # a's lapsed first handle still deletes
+    assert check_counters(queue) == (3, 0, 0)
+    assert queue.delete([got[0].receipt]) == [None]  # a handle of a deleted message: no effect
+    assert check_counters(queue) == (3, 0, 0)
     send(queue, "f", delay=3)
-    assert check_counters(queue) == (4, 0, 1)
+    assert check_counters(queue) == (3, 0, 1)
     queue.purge()
     assert check_counters(queue) == (0, 0, 0)
     assert queue.peek() == []
@@ -402,7 +404,8 @@ def test_delayed_message_keeps_its_enqueue_place() -> None:
     assert bodies(queue.receive(10, None, 0)) == ["first", "second", "third"]
 
 
-def test_stale_receipt_does_not_delete_a_redelivered_message() -> None:
+def test_superseded_receipt_still_deletes_on_a_standard_queue() -> None:
+    """A handle whose visibility lapsed deletes the message even after a later receive."""
     clock = FrozenClock(start=T0)
     queue = make_queue(clock)
     send(queue, "a")
@@ -410,9 +413,20 @@ def test_stale_receipt_does_not_delete_a_redelivered_message() -> None:
     clock.advance(10)
     new = queue.receive(1, 10, 0)[0].receipt
     assert queue.delete([old]) == [None]
-    assert queue.counts() == (0, 1, 0)
-    assert queue.delete([new]) == [None]
     assert queue.counts() == (0, 0, 0)
+    assert queue.delete([new]) == [None]  # already deleted: no effect, no error
+    assert queue.counts() == (0, 0, 0)
+
+
+def test_superseded_receipt_changes_nothing_on_visibility() -> None:
+    clock = FrozenClock(start=T0)
+    queue = make_queue(clock)
+    send(queue, "a")
+    old = queue.receive(1, 10, 0)[0].receipt
+    clock.advance(10)
+    queue.receive(1, 10, 0)
+    assert queue.change_visibility([(old, 0)]) == [None]  # accepted, no change
+    assert queue.counts() == (0, 1, 0)
 
 
 # -- the lock-leak regression ----------------------------------------------------------------

@@ -23,7 +23,6 @@ from collections import OrderedDict, deque
 
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
-from .receipts import decode_receipt
 
 __all__ = ["ATTEMPT_WINDOW", "DEDUP_WINDOW", "FifoQueue"]
 
@@ -206,14 +205,10 @@ class FifoQueue(Queue):
 
     # -- deleting ---------------------------------------------------------------------------
 
-    def _deletable(self, m: Message | None, receipt: str) -> str | None:
+    def _deletable(self, m: Message, current: bool) -> str | None:
         """A FIFO handle stops working once its visibility lapsed (unless extended in time) or
         the message was received again."""
-        if m is None:
-            decoded = decode_receipt(receipt)
-            alive = decoded is not None and self.log.index_of_id(decoded[1]) is not None
-            return "expired" if alive else None
-        return None if m.state == INFLIGHT else "expired"
+        return None if current and m.state == INFLIGHT else "expired"
 
     def _clear(self) -> None:
         super()._clear()

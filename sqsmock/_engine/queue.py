@@ -37,7 +37,7 @@ from .message import (
     Received,
     system_attributes,
 )
-from .receipts import new_receipt
+from .receipts import decode_receipt, new_receipt
 from .tombstone import COMPACT_MIN_DEAD, TombstoneLog
 
 __all__ = ["DEFAULT_ATTRIBUTES", "MAX_TOTAL_VISIBILITY", "MessageView", "Queue", "queue_arn"]
@@ -366,45 +366,53 @@ class Queue:
 
     # -- deleting and visibility -------------------------------------------------------------
 
+    def _lookup(self, receipt: str) -> tuple[Message | None, bool]:
+        """The live message a handle names, and whether the handle is its current one."""
+        slot = self.log.index_of_receipt(receipt)
+        if slot is not None:
+            return self.log.get(slot), True
+        decoded = decode_receipt(receipt)
+        slot = None if decoded is None else self.log.index_of_id(decoded[1])
+        return (None, False) if slot is None else (self.log.get(slot), False)
+
     def delete(self, receipts: Iterable[str]) -> list[str | None]:
         """Delete by receipt handle; per handle ``None`` (done) or a reason code.
 
-        On a standard queue a handle that is no longer current (message deleted, or received
-        again since) succeeds without effect, as in SQS.
+        On a standard queue any handle of a live message deletes it, even one whose visibility
+        lapsed or that was superseded by a later receive; a handle of a deleted message
+        succeeds without effect.
         """
         results: list[str | None] = []
         with self.lock:
             self._advance(self.clock.now())
             for receipt in receipts:
-                slot = self.log.index_of_receipt(receipt)
-                m = None if slot is None else self.log.get(slot)
-                reason = self._deletable(m, receipt)
+                m, current = self._lookup(receipt)
+                reason = None if m is None else self._deletable(m, current)
                 if reason is None and m is not None:
                     self._remove(m)
                 results.append(reason)
             self.cond.notify_all()
         return results
 
-    def _deletable(self, m: Message | None, receipt: str) -> str | None:
-        """Why this handle may not delete (FIFO: ``"expired"``); None if it may (or no-op)."""
+    def _deletable(self, m: Message, current: bool) -> str | None:
+        """Why this handle may not delete ``m`` (FIFO: ``"expired"``); None if it may."""
         return None
 
     def change_visibility(self, changes: Iterable[tuple[str, int]]) -> list[str | None]:
-        """Per (receipt, timeout): ``None`` when applied (or lapsed), else a reason code:
-        ``"gone"`` (deleted or no longer current) or ``"limit"`` (12-hour cap)."""
+        """Per (receipt, timeout): ``None`` when applied (or the handle's visibility lapsed),
+        else a reason code: ``"gone"`` (message deleted) or ``"limit"`` (12-hour cap)."""
         results: list[str | None] = []
         with self.lock:
             now = self.clock.now()
             self._advance(now)
             woke = False
             for receipt, timeout in changes:
-                slot = self.log.index_of_receipt(receipt)
-                m = None if slot is None else self.log.get(slot)
+                m, current = self._lookup(receipt)
                 if m is None:
                     results.append("gone")
                     continue
-                if m.state != INFLIGHT:
-                    results.append(None)  # visibility already lapsed: accepted, no change
+                if not current or m.state != INFLIGHT:
+                    results.append(None)  # this handle's visibility lapsed: accepted, no change
                     continue
                 if now - m.received_at + timeout > MAX_TOTAL_VISIBILITY:
                     results.append("limit")
