@@ -3,6 +3,8 @@
 Each entry gives the error shape (``__type`` on the wire, ``Error.QueryErrorCode`` in botocore and
 the modeled exception class), the legacy query code (``Error.Code``), the HTTP status and the
 message template. Any layer raises ``SqsError(name, **params)``; the protocol layer renders it.
+Every message text lives here, so a reader sees in one place what sqsmock can answer and a test
+checks the table (placeholders, shapes, statuses) and every raise site against it.
 This module imports nothing of sqsmock so that every layer may use it.
 """
 
@@ -21,8 +23,61 @@ class ErrorSpec(NamedTuple):
 
 
 _Q = "AWS.SimpleQueueService."
+_ALLOWED_CHARACTERS = (
+    "the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | "
+    "#x10000 to #x10FFFF"
+)
+
+
+def _invalid(template: str) -> ErrorSpec:
+    """``InvalidParameterValue``: the commonest SQS error (its shape is not in botocore's model)."""
+    return ErrorSpec("InvalidParameterValueException", "InvalidParameterValue", 400, template)
+
+
+def _bad_value(parameter: str, reason: str) -> ErrorSpec:
+    """``Value {value} for parameter <parameter> is invalid. Reason: <reason>``."""
+    return _invalid(f"Value {{value}} for parameter {parameter} is invalid. Reason: {reason}")
+
+
+def _bad_attribute_name(template: str) -> ErrorSpec:
+    return ErrorSpec("InvalidAttributeName", "InvalidAttributeName", 400, template)
+
+
+def _bad_attribute_value(attribute: str, reason: str) -> ErrorSpec:
+    """``Invalid value for the parameter <attribute>. Reason: <reason>``."""
+    return ErrorSpec(
+        "InvalidAttributeValue",
+        "InvalidAttributeValue",
+        400,
+        f"Invalid value for the parameter {attribute}. Reason: {reason}",
+    )
+
+
+def _over_limit(template: str) -> ErrorSpec:
+    return ErrorSpec("OverLimit", "OverLimit", 403, template)
+
+
+def _not_found(template: str) -> ErrorSpec:
+    return ErrorSpec("ResourceNotFoundException", "ResourceNotFoundException", 404, template)
+
 
 ERRORS: dict[str, ErrorSpec] = {
+    # --- Request and action -------------------------------------------------------------------
+    "InvalidAction": ErrorSpec(
+        "InvalidAction", "InvalidAction", 400, "The action {action} is not valid for this endpoint."
+    ),
+    "MissingParameter": ErrorSpec(
+        "MissingRequiredParameterException",
+        "MissingParameter",
+        400,
+        "The request must contain the parameter {name}.",
+    ),
+    "InvalidJsonBody": _invalid("The request body is not valid JSON."),
+    # The text is botocore's own report of a parameter that does not fit the service model.
+    "ParameterFailsModel": _invalid("{report}."),
+    "ParameterNotString": _bad_value("{name}", "{name} must be a string."),
+    "ParameterNotStringList": _bad_value("{name}", "{name} must be a list of strings."),
+    # --- Queues: create, look up, list, delete, purge -----------------------------------------
     "QueueDoesNotExist": ErrorSpec(
         "QueueDoesNotExist", _Q + "NonExistentQueue", 400, "The specified queue does not exist."
     ),
@@ -39,26 +94,183 @@ ERRORS: dict[str, ErrorSpec] = {
         "You must wait 60 seconds after deleting a queue before you can create another with the "
         "same name.",
     ),
+    "InvalidQueueName": _invalid(
+        "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"
+    ),
+    "InvalidFifoQueueName": _invalid(
+        "The name of a FIFO queue can only include alphanumeric characters, hyphens, or "
+        "underscores, must end with .fifo suffix and be 1 to 80 in length."
+    ),
+    "MaxResultsOutOfRange": _bad_value(
+        "MaxResults", "MaxResults must be an integer between 1 and 1000."
+    ),
+    "InvalidNextToken": _invalid("Invalid NextToken value."),
     "PurgeQueueInProgress": ErrorSpec(
         "PurgeQueueInProgress",
         _Q + "PurgeQueueInProgress",
         403,
         "Only one PurgeQueue operation on {name} is allowed every 60 seconds.",
     ),
-    "TooManyEntriesInBatchRequest": ErrorSpec(
-        "TooManyEntriesInBatchRequest",
-        _Q + "TooManyEntriesInBatchRequest",
-        400,
-        "Maximum number of entries per request are 10. You have sent {count}.",
+    # --- Queue attributes ---------------------------------------------------------------------
+    "InvalidAttributeName": _bad_attribute_name("Unknown Attribute {name}."),
+    "FifoSettingOnStandardQueue": _bad_attribute_name(
+        "You can specify the {name} only when FifoQueue is set to true."
     ),
+    "ConflictingEncryption": _bad_attribute_name(
+        "You can use one type of server-side encryption (SSE) at one time. You can either enable "
+        "KMS SSE or SQS SSE."
+    ),
+    "InvalidAttributeValue": ErrorSpec(
+        "InvalidAttributeValue",
+        "InvalidAttributeValue",
+        400,
+        "Invalid value for the parameter {name}.",
+    ),
+    "QueueTypeChange": _bad_attribute_value("FifoQueue", "Modifying queue type is not supported."),
+    "ThroughputLimitNeedsGroupScope": _bad_attribute_value(
+        "FifoThroughputLimit",
+        "The FifoThroughputLimit perMessageGroupId can be used only when the DeduplicationScope "
+        "is messageGroup.",
+    ),
+    "PolicyNotJson": _bad_attribute_value("Policy", "Invalid JSON."),
+    # --- Queue attributes: RedrivePolicy and RedriveAllowPolicy -------------------------------
+    "RedrivePolicyNotJson": _bad_value("RedrivePolicy", "Redrive policy is not a valid JSON map."),
+    "RedrivePolicyMissingKey": _bad_value(
+        "RedrivePolicy", "Redrive policy does not contain mandatory attribute: {key}."
+    ),
+    "RedrivePolicyUnknownKey": _bad_value(
+        "RedrivePolicy",
+        "Only following attributes are supported: [deadLetterTargetArn, maxReceiveCount]. "
+        "Found: {key}.",
+    ),
+    "MaxReceiveCountOutOfRange": _bad_value(
+        "RedrivePolicy",
+        "Invalid value for maxReceiveCount: {count}, valid values are from 1 to 1000 both "
+        "inclusive.",
+    ),
+    "DeadLetterTargetDoesNotExist": _bad_value(
+        "RedrivePolicy", "Dead letter target does not exist."
+    ),
+    "DeadLetterTargetTypeMismatch": _bad_value(
+        "RedrivePolicy", "Dead-letter queue must be same type of queue as the source."
+    ),
+    "DeadLetterSourceNotAllowed": _bad_value(
+        "RedrivePolicy",
+        "Queue {arn} does not allow this queue as a dead-letter queue source. Check the "
+        "RedriveAllowPolicy of the dead-letter queue.",
+    ),
+    "RedriveAllowPolicyUnsupported": _bad_value(
+        "RedriveAllowPolicy",
+        "Amazon SQS can't create the redrive allow policy, as it's in an unsupported format.",
+    ),
+    "RedriveAllowPolicySourceCount": _bad_value(
+        "RedriveAllowPolicy",
+        "You must specify 1 to 10 source queue ARNs when redrivePermission is byQueue.",
+    ),
+    "RedriveAllowPolicySourcesNotByQueue": _bad_value(
+        "RedriveAllowPolicy",
+        "sourceQueueArns can be specified only when redrivePermission is byQueue.",
+    ),
+    # --- Queue tags ---------------------------------------------------------------------------
+    "TagsNotMap": _invalid("Tags must be a map of tag keys to values."),
+    "TagKeyLength": _invalid("Tag key must be between 1 and 128 characters long: {key!s}."),
+    "TagKeyReservedPrefix": _invalid("Tag key {key} uses the reserved prefix aws:."),
+    "TagValueTooLong": _invalid("Tag value for key {key} must be at most 256 characters long."),
+    "TooManyTags": _invalid("Too many tags added for queue {queue}."),
+    # --- Sending: body, size, delay, FIFO group and deduplication -----------------------------
+    "InvalidMessageContents": ErrorSpec(
+        "InvalidMessageContents",
+        "InvalidMessageContents",
+        400,
+        "Invalid binary character '{char}' was found in the message body, " + _ALLOWED_CHARACTERS,
+    ),
+    "MessageTooLong": _invalid(
+        "One or more parameters are invalid. Reason: Message must be shorter than {limit} bytes."
+    ),
+    "DelaySecondsOutOfRange": _bad_value("DelaySeconds", "DelaySeconds must be >= 0 and <= 900."),
+    # MessageGroupId, MessageDeduplicationId and ReceiveRequestAttemptId share this rule.
+    "InvalidIdCharacters": _bad_value(
+        "{name}",
+        "{name} can only include alphanumeric and punctuation characters. 1 to 128 in length.",
+    ),
+    "ParameterNotForQueueType": _bad_value(
+        "{name}", "The request include parameter that is not valid for this queue type."
+    ),
+    "MissingDeduplicationId": _invalid(
+        "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId "
+        "provided explicitly"
+    ),
+    # In a FIFO batch a missing group id fails the whole request, as InvalidParameterValue.
+    "MissingGroupIdInBatch": _invalid("The request must contain the parameter MessageGroupId."),
+    # --- Message attributes (user) ------------------------------------------------------------
+    "MessageAttributesNotMap": _invalid("MessageAttributes must be a map."),
+    "TooManyMessageAttributes": _invalid(
+        "Number of message attributes [{count}] exceeds the allowed maximum [{limit}]."
+    ),
+    "MessageAttributeNameInvalid": _invalid(
+        "Message (user) attribute name '{name}' is invalid. The attribute name can contain "
+        "A-Z, a-z, 0-9, underscore (_), hyphen (-), and period (.) characters."
+    ),
+    "MessageAttributeNameReserved": _invalid(
+        "Message (user) attribute name '{name}' is invalid. The attribute name can't start "
+        "with AWS-reserved prefixes 'AWS.' or 'Amazon.' (or any casing variants)."
+    ),
+    "MessageAttributeNamePeriods": _invalid(
+        "Message (user) attribute name '{name}' is invalid. The attribute name can't start "
+        "or end with a period (.), or have successive periods (..)."
+    ),
+    "MessageAttributeNotStructure": _invalid("The message attribute '{name}' must be a structure."),
+    "MessageAttributeListValues": _invalid(
+        "Message attribute list values in SendMessage operation are not supported."
+    ),
+    "MessageAttributeMissingType": _invalid(
+        "The message attribute '{name}' must contain a non-empty message attribute type."
+    ),
+    "MessageAttributeInvalidType": _invalid(
+        "The type of message (user) attribute '{name}' is invalid. You must use only the "
+        "following supported type prefixes: Binary, Number, String."
+    ),
+    "MessageAttributeEmptyValue": _invalid(
+        "Message (user) attribute '{name}' must contain a non-empty value of type '{type}'."
+    ),
+    "MessageAttributeNotNumber": _invalid(
+        "Can't inspect the value of message (user) attribute '{name}' as a number: {value}."
+    ),
+    "MessageAttributeNumberOutOfRange": _invalid(
+        "Value {value} of message (user) attribute '{name}' is out of range."
+    ),
+    "BinaryValueNotBase64": _invalid("BinaryValue must be base64-encoded."),
+    "InvalidAttributeContents": ErrorSpec(
+        "InvalidMessageContents",
+        "InvalidMessageContents",
+        400,
+        "Invalid binary character '{char}' was found in the value of message attribute '{name}', "
+        + _ALLOWED_CHARACTERS,
+    ),
+    # --- Message system attributes ------------------------------------------------------------
+    "MessageSystemAttributesNotMap": _invalid("MessageSystemAttributes must be a map."),
+    "MessageSystemAttributeNameInvalid": _invalid(
+        "Message system attribute name '{name}' is invalid."
+    ),
+    "TraceHeaderNotString": _invalid(
+        "Message system attribute 'AWSTraceHeader' must be of type 'String'."
+    ),
+    "TraceHeaderEmpty": _invalid(
+        "Message system attribute 'AWSTraceHeader' must contain a non-empty value of type 'String'."
+    ),
+    # --- Batch requests -----------------------------------------------------------------------
     "EmptyBatchRequest": ErrorSpec(
         "EmptyBatchRequest",
         _Q + "EmptyBatchRequest",
         400,
         "There should be at least one {entry} in the request.",
     ),
-    "BatchEntryIdsNotDistinct": ErrorSpec(
-        "BatchEntryIdsNotDistinct", _Q + "BatchEntryIdsNotDistinct", 400, "Id {id} repeated."
+    "EntriesNotList": _bad_value("Entries", "Entries must be a list of structures."),
+    "TooManyEntriesInBatchRequest": ErrorSpec(
+        "TooManyEntriesInBatchRequest",
+        _Q + "TooManyEntriesInBatchRequest",
+        400,
+        "Maximum number of entries per request are 10. You have sent {count}.",
     ),
     "InvalidBatchEntryId": ErrorSpec(
         "InvalidBatchEntryId",
@@ -67,76 +279,82 @@ ERRORS: dict[str, ErrorSpec] = {
         "A batch entry id can only contain alphanumeric characters, hyphens and underscores. "
         "It can be at most 80 letters long.",
     ),
+    "BatchEntryIdsNotDistinct": ErrorSpec(
+        "BatchEntryIdsNotDistinct", _Q + "BatchEntryIdsNotDistinct", 400, "Id {id} repeated."
+    ),
     "BatchRequestTooLong": ErrorSpec(
         "BatchRequestTooLong",
         _Q + "BatchRequestTooLong",
         400,
         "Batch requests cannot be longer than 1048576 bytes. You have sent {size} bytes.",
     ),
-    "InvalidParameterValue": ErrorSpec(
-        "InvalidParameterValueException", "InvalidParameterValue", 400, "{message}"
+    # --- Receiving ----------------------------------------------------------------------------
+    "MaxNumberOfMessagesOutOfRange": _bad_value(
+        "MaxNumberOfMessages", "Must be between 1 and 10, if provided."
     ),
-    "InvalidParameterFor": ErrorSpec(
-        "InvalidParameterValueException",
-        "InvalidParameterValue",
-        400,
-        "Value {value} for parameter {name} is invalid. Reason: {reason}",
+    "ReceiveVisibilityTimeoutOutOfRange": _bad_value(
+        "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided."
     ),
-    "MissingParameter": ErrorSpec(
-        "MissingRequiredParameterException",
-        "MissingParameter",
-        400,
-        "The request must contain the parameter {name}.",
+    "WaitTimeSecondsOutOfRange": _bad_value(
+        "WaitTimeSeconds", "Must be >= 0 and <= 20, if provided."
     ),
-    "InvalidAttributeName": ErrorSpec(
-        "InvalidAttributeName", "InvalidAttributeName", 400, "Unknown Attribute {name}."
+    "InFlightLimitReached": _over_limit(
+        "The maximum number of in-flight messages ({limit}) has been reached for this queue."
     ),
-    "InvalidAttributeNameText": ErrorSpec(
-        "InvalidAttributeName", "InvalidAttributeName", 400, "{message}"
-    ),
-    "InvalidAttributeValue": ErrorSpec(
-        "InvalidAttributeValue",
-        "InvalidAttributeValue",
-        400,
-        "Invalid value for the parameter {name}.",
-    ),
-    "InvalidAttributeValueReason": ErrorSpec(
-        "InvalidAttributeValue",
-        "InvalidAttributeValue",
-        400,
-        "Invalid value for the parameter {name}. Reason: {reason}",
-    ),
-    "InvalidMessageContents": ErrorSpec(
-        "InvalidMessageContents",
-        "InvalidMessageContents",
-        400,
-        "Invalid binary character '{char}' was found in the message body, the set of allowed "
-        "characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
-    ),
-    "InvalidAttributeContents": ErrorSpec(
-        "InvalidMessageContents",
-        "InvalidMessageContents",
-        400,
-        "Invalid binary character '{char}' was found in the value of message attribute '{name}', "
-        "the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | "
-        "#x10000 to #x10FFFF",
-    ),
+    # --- Receipt handles: delete and change visibility ----------------------------------------
     "ReceiptHandleIsInvalid": ErrorSpec(
         "ReceiptHandleIsInvalid",
         "ReceiptHandleIsInvalid",
         400,
         'The input receipt handle "{handle}" is not a valid receipt handle.',
     ),
-    "OverLimit": ErrorSpec("OverLimit", "OverLimit", 403, "{message}"),
-    "ResourceNotFoundException": ErrorSpec(
-        "ResourceNotFoundException", "ResourceNotFoundException", 404, "{message}"
+    "ReceiptHandleExpired": _bad_value("ReceiptHandle", "The receipt handle has expired."),
+    "VisibilityTimeoutOutOfRange": _bad_value(
+        "VisibilityTimeout", "Must be between 0 and 43200, if provided."
     ),
-    "UnsupportedOperation": ErrorSpec(
-        "UnsupportedOperation", _Q + "UnsupportedOperation", 400, "{message}"
+    "VisibilityTimeoutBeyondLimit": _bad_value(
+        "VisibilityTimeout",
+        "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].",
     ),
-    "InvalidAction": ErrorSpec(
-        "InvalidAction", "InvalidAction", 400, "The action {action} is not valid for this endpoint."
+    "MessageNotInFlight": _bad_value(
+        "ReceiptHandle",
+        "Message does not exist or is not available for visibility timeout change.",
     ),
+    # --- Permissions: AddPermission, RemovePermission -----------------------------------------
+    "InvalidLabel": _bad_value(
+        "Label",
+        "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+    ),
+    "LabelExists": _bad_value("Label", "Already exists."),
+    "LabelNotFound": _bad_value("Label", "can't find label."),
+    "InvalidAccountId": _bad_value("AWSAccountIds", "Invalid AWS account ID."),
+    "TooManyActions": _over_limit("{count} Actions were found, maximum allowed is {limit}."),
+    "OwnerOnlyAction": _bad_value(
+        "ActionName", "Only the queue owner is allowed to invoke this action."
+    ),
+    "UnknownAction": _bad_value(
+        "ActionName", "Please refer to the appropriate WSDL for a list of valid actions."
+    ),
+    # --- Dead-letter queues and message move tasks --------------------------------------------
+    "ArnDoesNotExist": _not_found(
+        "The resource that you specified for the {name} parameter doesn't exist."
+    ),
+    "SourceNotDeadLetterQueue": _invalid("Source queue must be configured as a Dead Letter Queue."),
+    "MoveQueueTypeMismatch": _invalid(
+        "The source queue and the destination queue must be of the same type."
+    ),
+    "MoveRateOutOfRange": _bad_value(
+        "MaxNumberOfMessagesPerSecond", "Must be between 1 and 500, if provided."
+    ),
+    "MoveTaskMaxResultsOutOfRange": _bad_value(
+        "MaxResults", "Must be between 1 and 10, if provided."
+    ),
+    "MoveTaskAlreadyRunning": _invalid(
+        "There is already a task running. Only one active task is allowed for a source queue arn "
+        "at a given time."
+    ),
+    "InvalidTaskHandle": _invalid("Value for parameter TaskHandle is invalid."),
+    "TaskDoesNotExist": _not_found("Task does not exist."),
 }
 
 
@@ -147,7 +365,7 @@ class SqsError(Exception):
         spec = ERRORS[error]
         self.error = error
         self.spec = spec
-        self.message = spec.template.format(**params) if params else spec.template
+        self.message = spec.template.format(**params)
         super().__init__(f"{spec.code}: {self.message}")
 
     @property
@@ -161,16 +379,6 @@ class SqsError(Exception):
     @property
     def status(self) -> int:
         return self.spec.status
-
-
-def invalid(message: str) -> SqsError:
-    """InvalidParameterValue with a free-form message (the commonest SQS error)."""
-    return SqsError("InvalidParameterValue", message=message)
-
-
-def invalid_for(name: str, value: object, reason: str) -> SqsError:
-    """``Value <value> for parameter <name> is invalid. Reason: <reason>``."""
-    return SqsError("InvalidParameterFor", name=name, value=value, reason=reason)
 
 
 def batch_entry_error(entry_id: str, error: SqsError) -> dict[str, object]:

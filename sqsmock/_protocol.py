@@ -120,7 +120,7 @@ def check_types(model: OperationModel, request: dict[str, Any]) -> None:
     kind, _, details = report._errors[0]
     if kind == "missing required field":
         raise SqsError("MissingParameter", name=details["required_name"])
-    raise SqsError("InvalidParameterValue", message=report._format_error(report._errors[0]) + ".")
+    raise SqsError("ParameterFailsModel", report=report._format_error(report._errors[0]))
 
 
 def answer(
@@ -142,9 +142,7 @@ def answer(
         try:
             request = decode_request(request_dict.get("body"))
         except ValueError:
-            raise SqsError(
-                "InvalidParameterValue", message="The request body is not valid JSON."
-            ) from None
+            raise SqsError("InvalidJsonBody") from None
         if not validated:
             check_types(model, request)
         payload = dispatch(call, model.name, request)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._errors import SqsError, invalid_for
+from .._errors import SqsError
 
 __all__ = [
     "batch_entries",
@@ -25,14 +25,18 @@ def required_str(request: Mapping[str, Any], name: str) -> str:
     if value is None or value == "":
         raise SqsError("MissingParameter", name=name)
     if not isinstance(value, str):
-        raise invalid_for(name, value, f"{name} must be a string.")
+        raise SqsError("ParameterNotString", name=name, value=value)
     return value
 
 
 def optional_int(
-    request: Mapping[str, Any], name: str, low: int, high: int, reason: str
+    request: Mapping[str, Any], name: str, low: int, high: int, error: str
 ) -> int | None:
-    """An integer parameter within [low, high], or None when absent."""
+    """An integer parameter within [low, high], or None when absent.
+
+    ``error``: the entry of ``ERRORS`` (formatted with ``value``) SQS answers for a bad value; each
+    parameter words its range differently, so each has its own entry.
+    """
     value = request.get(name)
     if value is None:
         return None
@@ -41,9 +45,9 @@ def optional_int(
         if isinstance(value, (bool, float)) or (isinstance(value, str) and not value.strip()):
             raise ValueError
     except (TypeError, ValueError):
-        raise invalid_for(name, value, reason) from None
+        raise SqsError(error, value=value) from None
     if not low <= number <= high:
-        raise invalid_for(name, value, reason)
+        raise SqsError(error, value=value)
     return number
 
 
@@ -65,7 +69,7 @@ def batch_entries(request: Mapping[str, Any], entry_name: str) -> list[dict[str,
     if entries is None or (isinstance(entries, list) and not entries):
         raise SqsError("EmptyBatchRequest", entry=entry_name)
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise invalid_for("Entries", entries, "Entries must be a list of structures.")
+        raise SqsError("EntriesNotList", value=entries)
     if len(entries) > 10:
         raise SqsError("TooManyEntriesInBatchRequest", count=len(entries))
     seen: set[str] = set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._engine.move_tasks import RUNNING, MoveTask
-from .._errors import SqsError, invalid
+from .._errors import SqsError
 from ._context import Call
 from ._registry import Request, Response, action
 from ._validate import optional_int, required_str
@@ -23,13 +23,6 @@ def list_dead_letter_source_queues(call: Call, request: Request) -> Response:
     return page_of_urls(request, call.backend.dead_letter_sources(queue.arn), "queueUrls")
 
 
-def _not_found(parameter: str) -> SqsError:
-    return SqsError(
-        "ResourceNotFoundException",
-        message=f"The resource that you specified for the {parameter} parameter doesn't exist.",
-    )
-
-
 @action(
     "StartMessageMoveTask",
     notes="rate honoured on the virtual clock; back to the original sources or to a destination",
@@ -37,20 +30,18 @@ def _not_found(parameter: str) -> SqsError:
 def start_message_move_task(call: Call, request: Request) -> Response:
     source = call.backend.by_arn(required_str(request, "SourceArn"))
     if source is None:
-        raise _not_found("SourceArn")
+        raise SqsError("ArnDoesNotExist", name="SourceArn")
     if not call.backend.dead_letter_sources(source.arn):
-        raise invalid("Source queue must be configured as a Dead Letter Queue.")
+        raise SqsError("SourceNotDeadLetterQueue")
     destination = None
     destination_arn = request.get("DestinationArn")
     if destination_arn:
         destination = call.backend.by_arn(str(destination_arn))
         if destination is None:
-            raise _not_found("DestinationArn")
+            raise SqsError("ArnDoesNotExist", name="DestinationArn")
         if destination.fifo != source.fifo:
-            raise invalid("The source queue and the destination queue must be of the same type.")
-    rate = optional_int(
-        request, "MaxNumberOfMessagesPerSecond", 1, 500, "Must be between 1 and 500, if provided."
-    )
+            raise SqsError("MoveQueueTypeMismatch")
+    rate = optional_int(request, "MaxNumberOfMessagesPerSecond", 1, 500, "MoveRateOutOfRange")
     task = call.backend.move_tasks.start(source, destination, rate)
     return {"TaskHandle": task.handle}
 
@@ -86,7 +77,7 @@ def _entry(task: MoveTask) -> dict[str, Any]:
 def list_message_move_tasks(call: Call, request: Request) -> Response:
     source_arn = required_str(request, "SourceArn")
     if call.backend.by_arn(source_arn) is None:
-        raise _not_found("SourceArn")
-    limit = optional_int(request, "MaxResults", 1, 10, "Must be between 1 and 10, if provided.")
+        raise SqsError("ArnDoesNotExist", name="SourceArn")
+    limit = optional_int(request, "MaxResults", 1, 10, "MoveTaskMaxResultsOutOfRange")
     tasks = call.backend.move_tasks.listing(source_arn, limit or 1)
     return {"Results": [_entry(task) for task in tasks]}

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .._errors import SqsError, invalid
+from .._errors import SqsError
 from ._validate import first_forbidden
 
 __all__ = ["AttributeFilter", "attributes_size", "validate_message_attributes", "validate_system"]
@@ -23,20 +23,11 @@ _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 def _check_name(name: str) -> None:
     if not name or len(name) > 256 or not _NAME_CHARS.fullmatch(name):
-        raise invalid(
-            f"Message (user) attribute name '{name}' is invalid. The attribute name can contain "
-            "A-Z, a-z, 0-9, underscore (_), hyphen (-), and period (.) characters."
-        )
+        raise SqsError("MessageAttributeNameInvalid", name=name)
     if name.lower().startswith(_RESERVED):
-        raise invalid(
-            f"Message (user) attribute name '{name}' is invalid. The attribute name can't start "
-            "with AWS-reserved prefixes 'AWS.' or 'Amazon.' (or any casing variants)."
-        )
+        raise SqsError("MessageAttributeNameReserved", name=name)
     if name.startswith(".") or name.endswith(".") or ".." in name:
-        raise invalid(
-            f"Message (user) attribute name '{name}' is invalid. The attribute name can't start "
-            "or end with a period (.), or have successive periods (..)."
-        )
+        raise SqsError("MessageAttributeNamePeriods", name=name)
 
 
 def _check_number(name: str, value: str) -> None:
@@ -46,59 +37,41 @@ def _check_number(name: str, value: str) -> None:
         number = None
     digits = len(number.as_tuple().digits) if number is not None and number.is_finite() else 0
     if number is None or not number.is_finite() or digits > 38:
-        raise invalid(
-            f"Can't inspect the value of message (user) attribute '{name}' as a number: {value}."
-        )
+        raise SqsError("MessageAttributeNotNumber", name=name, value=value)
     if number != 0 and not Decimal("1e-128") <= abs(number) <= Decimal("1e126"):
-        raise invalid(f"Value {value} of message (user) attribute '{name}' is out of range.")
+        raise SqsError("MessageAttributeNumberOutOfRange", name=name, value=value)
 
 
 def validate_message_attributes(attributes: Any) -> dict[str, dict[str, Any]]:
     """Checked user attributes in wire form (``BinaryValue`` as base64 text)."""
     if not isinstance(attributes, Mapping):
-        raise invalid("MessageAttributes must be a map.")
+        raise SqsError("MessageAttributesNotMap")
     if len(attributes) > MAX_ATTRIBUTES:
-        raise invalid(
-            f"Number of message attributes [{len(attributes)}] exceeds the allowed maximum "
-            f"[{MAX_ATTRIBUTES}]."
-        )
+        raise SqsError("TooManyMessageAttributes", count=len(attributes), limit=MAX_ATTRIBUTES)
     out: dict[str, dict[str, Any]] = {}
     for name, attr in attributes.items():
         _check_name(name)
         if not isinstance(attr, Mapping):
-            raise invalid(f"The message attribute '{name}' must be a structure.")
+            raise SqsError("MessageAttributeNotStructure", name=name)
         if attr.get("StringListValues") or attr.get("BinaryListValues"):
-            raise invalid(
-                "Message attribute list values in SendMessage operation are not supported."
-            )
+            raise SqsError("MessageAttributeListValues")
         data_type = attr.get("DataType")
         if not data_type:
-            raise invalid(
-                f"The message attribute '{name}' must contain a non-empty message attribute type."
-            )
+            raise SqsError("MessageAttributeMissingType", name=name)
         match = _DATA_TYPE.fullmatch(data_type) if isinstance(data_type, str) else None
         if match is None or len(data_type) > 256 or first_forbidden(data_type) is not None:
-            raise invalid(
-                f"The type of message (user) attribute '{name}' is invalid. You must use only the "
-                "following supported type prefixes: Binary, Number, String."
-            )
+            raise SqsError("MessageAttributeInvalidType", name=name)
         base = match.group(1)
         if base == "Binary":
             value = attr.get("BinaryValue")
             raw = _binary(value)
             if not raw:
-                raise invalid(
-                    f"Message (user) attribute '{name}' must contain a non-empty value of type "
-                    "'Binary'."
-                )
+                raise SqsError("MessageAttributeEmptyValue", name=name, type="Binary")
             out[name] = {"DataType": data_type, "BinaryValue": base64.b64encode(raw).decode()}
             continue
         text = attr.get("StringValue")
         if text is None or text == "":
-            raise invalid(
-                f"Message (user) attribute '{name}' must contain a non-empty value of type "
-                f"'{base}'."
-            )
+            raise SqsError("MessageAttributeEmptyValue", name=name, type=base)
         text = str(text)
         char = first_forbidden(text)
         if char is not None:
@@ -117,7 +90,7 @@ def _binary(value: Any) -> bytes:
     try:
         return base64.b64decode(str(value), validate=True)
     except (binascii.Error, ValueError):
-        raise invalid("BinaryValue must be base64-encoded.") from None
+        raise SqsError("BinaryValueNotBase64") from None
 
 
 def validate_system(attributes: Any) -> str | None:
@@ -125,19 +98,16 @@ def validate_system(attributes: Any) -> str | None:
     if not attributes:
         return None
     if not isinstance(attributes, Mapping):
-        raise invalid("MessageSystemAttributes must be a map.")
+        raise SqsError("MessageSystemAttributesNotMap")
     trace: str | None = None
     for name, attr in attributes.items():
         if name != "AWSTraceHeader":
-            raise invalid(f"Message system attribute name '{name}' is invalid.")
+            raise SqsError("MessageSystemAttributeNameInvalid", name=name)
         if not isinstance(attr, Mapping) or attr.get("DataType") != "String":
-            raise invalid("Message system attribute 'AWSTraceHeader' must be of type 'String'.")
+            raise SqsError("TraceHeaderNotString")
         value = attr.get("StringValue")
         if not value:
-            raise invalid(
-                "Message system attribute 'AWSTraceHeader' must contain a non-empty value of "
-                "type 'String'."
-            )
+            raise SqsError("TraceHeaderEmpty")
         trace = str(value)
         char = first_forbidden(trace)
         if char is not None:

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from .._engine import Queue
-from .._errors import SqsError, invalid, invalid_for
+from .._errors import SqsError
 from ._context import Call
 from ._registry import Request, Response, action
 from ._validate import required_str
@@ -75,7 +75,7 @@ def _string_list(request: Request, name: str) -> list[str]:
     if not values:
         raise SqsError("MissingParameter", name=name)
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise invalid_for(name, values, f"{name} must be a list of strings.")
+        raise SqsError("ParameterNotStringList", name=name, value=values)
     return values
 
 
@@ -87,37 +87,22 @@ def add_permission(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     label = required_str(request, "Label")
     if not _LABEL.fullmatch(label):
-        raise invalid_for(
-            "Label",
-            label,
-            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
-        )
+        raise SqsError("InvalidLabel", value=label)
     accounts = _string_list(request, "AWSAccountIds")
     actions = _string_list(request, "Actions")
     for account in accounts:
         if not _ACCOUNT.fullmatch(account):
-            raise invalid_for("AWSAccountIds", account, "Invalid AWS account ID.")
+            raise SqsError("InvalidAccountId", value=account)
     if len(actions) > MAX_ACTIONS:
-        raise SqsError(
-            "OverLimit",
-            message=f"{len(actions)} Actions were found, maximum allowed is {MAX_ACTIONS}.",
-        )
+        raise SqsError("TooManyActions", count=len(actions), limit=MAX_ACTIONS)
     for name in actions:
         if name in OWNER_ONLY:
-            raise invalid_for(
-                "ActionName",
-                f"SQS:{name}",
-                "Only the queue owner is allowed to invoke this action.",
-            )
+            raise SqsError("OwnerOnlyAction", value=f"SQS:{name}")
         if name not in SHAREABLE:
-            raise invalid_for(
-                "ActionName",
-                f"SQS:{name}",
-                "Please refer to the appropriate WSDL for a list of valid actions.",
-            )
+            raise SqsError("UnknownAction", value=f"SQS:{name}")
     policy = _policy(queue)
     if any(s.get("Sid") == label for s in policy["Statement"] if isinstance(s, dict)):
-        raise invalid(f"Value {label} for parameter Label is invalid. Reason: Already exists.")
+        raise SqsError("LabelExists", value=label)
     policy["Statement"].append(
         {
             "Sid": label,
@@ -141,7 +126,7 @@ def remove_permission(call: Call, request: Request) -> Response:
     policy = _policy(queue)
     kept = [s for s in policy["Statement"] if not (isinstance(s, dict) and s.get("Sid") == label)]
     if len(kept) == len(policy["Statement"]):
-        raise invalid(f"Value {label} for parameter Label is invalid. Reason: can't find label.")
+        raise SqsError("LabelNotFound", value=label)
     policy["Statement"] = kept
     _store(queue, policy if kept else None)
     return {}

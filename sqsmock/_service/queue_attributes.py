@@ -13,7 +13,7 @@ from typing import Any
 
 from .._engine import Backend, Queue
 from .._engine.queue import FIFO_DEFAULT_ATTRIBUTES
-from .._errors import SqsError, invalid_for
+from .._errors import SqsError
 
 __all__ = ["GETTABLE", "describe", "validate"]
 
@@ -55,14 +55,6 @@ _FIFO_SETTINGS = frozenset({"DeduplicationScope", "FifoThroughputLimit"})
 #: Every name GetQueueAttributes accepts.
 GETTABLE = frozenset({"All", *_SETTABLE, *_COMPUTED})
 
-_SSE_CONFLICT = (
-    "You can use one type of server-side encryption (SSE) at one time. You can either enable "
-    "KMS SSE or SQS SSE."
-)
-_ALLOW_POLICY_FORMAT = (
-    "Amazon SQS can't create the redrive allow policy, as it's in an unsupported format."
-)
-
 
 def validate(
     attributes: Mapping[str, Any],
@@ -82,26 +74,19 @@ def validate(
         if not fifo and name in _FIFO_ONLY:
             raise SqsError("InvalidAttributeName", name=name)
         if not fifo and name in _FIFO_SETTINGS:
-            raise SqsError(
-                "InvalidAttributeNameText",
-                message=f"You can specify the {name} only when FifoQueue is set to true.",
-            )
+            raise SqsError("FifoSettingOnStandardQueue", name=name)
         out[name] = _canonical(name, value, fifo=fifo, backend=backend, source_arn=source_arn)
     if fifo and not creating and out.get("FifoQueue") == "false":
-        raise SqsError(
-            "InvalidAttributeValueReason",
-            name="FifoQueue",
-            reason="Modifying queue type is not supported.",
-        )
+        raise SqsError("QueueTypeChange")
     if out.get("KmsMasterKeyId") and out.get("SqsManagedSseEnabled") == "true":
-        raise SqsError("InvalidAttributeNameText", message=_SSE_CONFLICT)
+        raise SqsError("ConflictingEncryption")
     if (
         out.get("SqsManagedSseEnabled") == "true"
         and queue is not None
         and "KmsMasterKeyId" in queue.attributes
         and out.get("KmsMasterKeyId") != ""
     ):
-        raise SqsError("InvalidAttributeNameText", message=_SSE_CONFLICT)
+        raise SqsError("ConflictingEncryption")
     _check_throughput(out, queue)
     return out
 
@@ -111,12 +96,7 @@ def _check_throughput(out: dict[str, str], queue: Queue | None) -> None:
     limit = out.get("FifoThroughputLimit", current.get("FifoThroughputLimit"))
     scope = out.get("DeduplicationScope", current.get("DeduplicationScope"))
     if limit == "perMessageGroupId" and scope == "queue":
-        raise SqsError(
-            "InvalidAttributeValueReason",
-            name="FifoThroughputLimit",
-            reason="The FifoThroughputLimit perMessageGroupId can be used only when the "
-            "DeduplicationScope is messageGroup.",
-        )
+        raise SqsError("ThroughputLimitNeedsGroupScope")
 
 
 def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, source_arn: str) -> str:
@@ -156,29 +136,20 @@ def _json_map(value: str) -> dict[str, Any] | None:
 def _policy(value: str) -> str:
     parsed = _json_map(value)
     if parsed is None:
-        raise SqsError("InvalidAttributeValueReason", name="Policy", reason="Invalid JSON.")
+        raise SqsError("PolicyNotJson")
     return json.dumps(parsed, separators=(",", ":"))
 
 
 def _redrive_policy(value: str, *, fifo: bool, backend: Backend, source_arn: str) -> str:
     parsed = _json_map(value)
     if parsed is None:
-        raise invalid_for("RedrivePolicy", value, "Redrive policy is not a valid JSON map.")
+        raise SqsError("RedrivePolicyNotJson", value=value)
     for key in ("deadLetterTargetArn", "maxReceiveCount"):
         if key not in parsed:
-            raise invalid_for(
-                "RedrivePolicy",
-                value,
-                f"Redrive policy does not contain mandatory attribute: {key}.",
-            )
+            raise SqsError("RedrivePolicyMissingKey", value=value, key=key)
     unknown = set(parsed) - {"deadLetterTargetArn", "maxReceiveCount"}
     if unknown:
-        raise invalid_for(
-            "RedrivePolicy",
-            value,
-            f"Only following attributes are supported: "
-            f"[deadLetterTargetArn, maxReceiveCount]. Found: {sorted(unknown)[0]}.",
-        )
+        raise SqsError("RedrivePolicyUnknownKey", value=value, key=sorted(unknown)[0])
     count = parsed["maxReceiveCount"]
     try:
         number = int(count)
@@ -187,29 +158,15 @@ def _redrive_policy(value: str, *, fifo: bool, backend: Backend, source_arn: str
     except (TypeError, ValueError):
         number = 0
     if not 1 <= number <= 1000:
-        raise invalid_for(
-            "RedrivePolicy",
-            value,
-            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to 1000 both "
-            "inclusive.",
-        )
+        raise SqsError("MaxReceiveCountOutOfRange", value=value, count=count)
     arn = parsed["deadLetterTargetArn"]
     target = backend.by_arn(arn) if isinstance(arn, str) else None
     if target is None:
-        raise invalid_for("RedrivePolicy", value, "Dead letter target does not exist.")
+        raise SqsError("DeadLetterTargetDoesNotExist", value=value)
     if target.fifo != fifo:
-        raise invalid_for(
-            "RedrivePolicy",
-            value,
-            "Dead-letter queue must be same type of queue as the source.",
-        )
+        raise SqsError("DeadLetterTargetTypeMismatch", value=value)
     if not _allows_source(target, source_arn):
-        raise invalid_for(
-            "RedrivePolicy",
-            value,
-            f"Queue {arn} does not allow this queue as a dead-letter queue source. "
-            "Check the RedriveAllowPolicy of the dead-letter queue.",
-        )
+        raise SqsError("DeadLetterSourceNotAllowed", value=value, arn=arn)
     return json.dumps(
         {"deadLetterTargetArn": arn, "maxReceiveCount": number}, separators=(",", ":")
     )
@@ -232,31 +189,23 @@ def _allows_source(target: Queue, source_arn: str) -> bool:
 def _redrive_allow_policy(value: str) -> str:
     parsed = _json_map(value)
     if parsed is None:
-        raise invalid_for("RedriveAllowPolicy", value, _ALLOW_POLICY_FORMAT)
+        raise SqsError("RedriveAllowPolicyUnsupported", value=value)
     permission = parsed.get("redrivePermission")
     arns = parsed.get("sourceQueueArns")
     if permission not in ("allowAll", "denyAll", "byQueue") or set(parsed) - {
         "redrivePermission",
         "sourceQueueArns",
     }:
-        raise invalid_for("RedriveAllowPolicy", value, _ALLOW_POLICY_FORMAT)
+        raise SqsError("RedriveAllowPolicyUnsupported", value=value)
     if permission == "byQueue":
         if (
             not isinstance(arns, list)
             or not 1 <= len(arns) <= 10
             or not all(isinstance(a, str) for a in arns)
         ):
-            raise invalid_for(
-                "RedriveAllowPolicy",
-                value,
-                "You must specify 1 to 10 source queue ARNs when redrivePermission is byQueue.",
-            )
+            raise SqsError("RedriveAllowPolicySourceCount", value=value)
     elif arns is not None:
-        raise invalid_for(
-            "RedriveAllowPolicy",
-            value,
-            "sourceQueueArns can be specified only when redrivePermission is byQueue.",
-        )
+        raise SqsError("RedriveAllowPolicySourcesNotByQueue", value=value)
     return json.dumps(parsed, separators=(",", ":"))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from .._engine import Queue
 from .._engine.queue import queue_arn
-from .._errors import SqsError, invalid
+from .._errors import SqsError
 from . import queue_attributes
 from ._context import Call
 from ._registry import Request, Response, action
@@ -26,15 +26,10 @@ def _is_fifo_request(name: str, attributes: dict[str, Any]) -> bool:
     flag = str(attributes.get("FifoQueue", "")).lower()
     if flag == "true":
         if not _FIFO_NAME.fullmatch(name):
-            raise invalid(
-                "The name of a FIFO queue can only include alphanumeric characters, hyphens, or "
-                "underscores, must end with .fifo suffix and be 1 to 80 in length."
-            )
+            raise SqsError("InvalidFifoQueueName")
         return True
     if not _NAME.fullmatch(name):
-        raise invalid(
-            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"
-        )
+        raise SqsError("InvalidQueueName")
     return False
 
 
@@ -95,16 +90,14 @@ def _decode_token(token: str) -> str:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         text = ""
     if not text.startswith("sqsmock:"):
-        raise invalid("Invalid NextToken value.")
+        raise SqsError("InvalidNextToken")
     return text[len("sqsmock:") :]
 
 
 def page_of_urls(request: Request, queues: list[Queue], key: str) -> Response:
     """One page of queue URLs (sorted by name) under ``key``, with ListQueues' paging rules:
     at most 1000; ``NextToken`` only when ``MaxResults`` was given and more remain."""
-    limit = optional_int(
-        request, "MaxResults", 1, 1000, "MaxResults must be an integer between 1 and 1000."
-    )
+    limit = optional_int(request, "MaxResults", 1, 1000, "MaxResultsOutOfRange")
     token = request.get("NextToken")
     if token:
         after = _decode_token(token)

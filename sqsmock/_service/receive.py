@@ -7,7 +7,7 @@ from typing import Any
 
 from .._engine import Received
 from .._engine.message import SYSTEM_ATTRIBUTE_NAMES, system_attributes
-from .._errors import invalid_for
+from .._errors import SqsError
 from ._context import Call
 from ._digest import md5_of_attributes
 from ._registry import Request, Response, action
@@ -62,23 +62,16 @@ def _render(got: Received, names: frozenset[str] | None, wanted: AttributeFilter
 )
 def receive_message(call: Call, request: Request) -> Response:
     queue = call.queue(request)
-    count = optional_int(
-        request, "MaxNumberOfMessages", 1, 10, "Must be between 1 and 10, if provided."
-    )
+    count = optional_int(request, "MaxNumberOfMessages", 1, 10, "MaxNumberOfMessagesOutOfRange")
     visibility = optional_int(
-        request, "VisibilityTimeout", 0, 43200, "Must be >= 0 and <= 43200, if provided."
+        request, "VisibilityTimeout", 0, 43200, "ReceiveVisibilityTimeoutOutOfRange"
     )
-    wait = optional_int(request, "WaitTimeSeconds", 0, 20, "Must be >= 0 and <= 20, if provided.")
+    wait = optional_int(request, "WaitTimeSeconds", 0, 20, "WaitTimeSecondsOutOfRange")
     names = _system_names(request)
     wanted = AttributeFilter(request.get("MessageAttributeNames") or ())
     attempt = request.get("ReceiveRequestAttemptId")
     if attempt is not None and not (isinstance(attempt, str) and _ATTEMPT.fullmatch(attempt)):
-        raise invalid_for(
-            "ReceiveRequestAttemptId",
-            attempt,
-            "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. "
-            "1 to 128 in length.",
-        )
+        raise SqsError("InvalidIdCharacters", name="ReceiveRequestAttemptId", value=attempt)
     received = queue.receive(
         count or 1,
         visibility,

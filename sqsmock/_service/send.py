@@ -10,7 +10,7 @@ from typing import Any
 
 from .._engine import Message, Queue
 from .._engine.message import new_message_id
-from .._errors import SqsError, batch_entry_error, invalid, invalid_for
+from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_body
 from ._registry import Request, Response, action
@@ -21,20 +21,11 @@ __all__ = ["build_message"]
 
 MAX_BATCH_BYTES = 1048576
 _ID_CHARS = re.compile(r"[!-~]{1,128}")  # alphanumerics and punctuation, no spaces
-_WRONG_TYPE = "The request include parameter that is not valid for this queue type."
-_NO_DEDUP = (
-    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId "
-    "provided explicitly"
-)
 
 
 def _check_id(name: str, value: Any) -> str:
     if not isinstance(value, str) or not _ID_CHARS.fullmatch(value):
-        raise invalid_for(
-            name,
-            value,
-            f"{name} can only include alphanumeric and punctuation characters. 1 to 128 in length.",
-        )
+        raise SqsError("InvalidIdCharacters", name=name, value=value)
     return value
 
 
@@ -47,7 +38,7 @@ def build_message(
         raise SqsError("MissingParameter", name="MessageBody")
     body = str(body)
     check_body_characters(body)
-    delay = optional_int(params, "DelaySeconds", 0, 900, "DelaySeconds must be >= 0 and <= 900.")
+    delay = optional_int(params, "DelaySeconds", 0, 900, "DelaySecondsOutOfRange")
     raw_attributes = params.get("MessageAttributes")
     attributes = validate_message_attributes(raw_attributes) if raw_attributes else None
     trace = validate_system(params.get("MessageSystemAttributes"))
@@ -60,27 +51,24 @@ def build_message(
         trace = call.header("X-Amzn-Trace-Id") or None
     size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
     if size > queue.maximum_message_size:
-        raise invalid(
-            "One or more parameters are invalid. Reason: Message must be shorter than "
-            f"{queue.maximum_message_size} bytes."
-        )
+        raise SqsError("MessageTooLong", limit=queue.maximum_message_size)
     group = params.get("MessageGroupId")
     dedup = params.get("MessageDeduplicationId")
     if group is not None:
         _check_id("MessageGroupId", group)
     if dedup is not None:
         if not queue.fifo:
-            raise invalid_for("MessageDeduplicationId", dedup, _WRONG_TYPE)
+            raise SqsError("ParameterNotForQueueType", name="MessageDeduplicationId", value=dedup)
         _check_id("MessageDeduplicationId", dedup)
     if queue.fifo:
         if delay:
-            raise invalid_for("DelaySeconds", delay, _WRONG_TYPE)
+            raise SqsError("ParameterNotForQueueType", name="DelaySeconds", value=delay)
         delay = None  # the queue's delay applies
         if group is None:
             raise SqsError("MissingParameter", name="MessageGroupId")
         if dedup is None:
             if queue.attributes.get("ContentBasedDeduplication") != "true":
-                raise invalid(_NO_DEDUP)
+                raise SqsError("MissingDeduplicationId")
             dedup = hashlib.sha256(body.encode("utf-8")).hexdigest()
     message = Message(
         new_message_id(),
@@ -125,9 +113,9 @@ def _check_fifo_batch(queue: Queue, entries: list[dict[str, Any]]) -> None:
     content_based = queue.attributes.get("ContentBasedDeduplication") == "true"
     for entry in entries:
         if entry.get("MessageGroupId") is None:
-            raise invalid("The request must contain the parameter MessageGroupId.")
+            raise SqsError("MissingGroupIdInBatch")
         if entry.get("MessageDeduplicationId") is None and not content_based:
-            raise invalid(_NO_DEDUP)
+            raise SqsError("MissingDeduplicationId")
 
 
 def _entry_size(entry: Mapping[str, Any]) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._errors import SqsError, invalid
+from .._errors import SqsError
 from ._context import Call
 from ._registry import Request, Response, action
 
@@ -17,19 +17,19 @@ MAX_TAGS = 50
 def validate_tags(tags: Any, current: Mapping[str, str], queue_name: str) -> dict[str, str]:
     """``current`` merged with ``tags``, checked against SQS's limits."""
     if not isinstance(tags, Mapping):
-        raise invalid("Tags must be a map of tag keys to values.")
+        raise SqsError("TagsNotMap")
     merged = dict(current)
     for key, value in tags.items():
         if not isinstance(key, str) or not 1 <= len(key) <= 128:
-            raise invalid(f"Tag key must be between 1 and 128 characters long: {key!s}.")
+            raise SqsError("TagKeyLength", key=key)
         if key.lower().startswith("aws:"):
-            raise invalid(f"Tag key {key} uses the reserved prefix aws:.")
+            raise SqsError("TagKeyReservedPrefix", key=key)
         text = "" if value is None else str(value)
         if len(text) > 256:
-            raise invalid(f"Tag value for key {key} must be at most 256 characters long.")
+            raise SqsError("TagValueTooLong", key=key)
         merged[key] = text
     if len(merged) > MAX_TAGS:
-        raise invalid(f"Too many tags added for queue {queue_name}.")
+        raise SqsError("TooManyTags", queue=queue_name)
     return merged
 
 

@@ -7,14 +7,12 @@ from typing import Any
 
 from .._engine import Queue
 from .._engine.receipts import decode_receipt
-from .._errors import SqsError, batch_entry_error, invalid_for
+from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._registry import Request, Response, action
 from ._validate import batch_entries, optional_int
 
 __all__: list[str] = []
-
-_VISIBILITY_RANGE = "Must be between 0 and 43200, if provided."
 
 
 def _handle(queue: Queue, params: dict[str, Any]) -> str:
@@ -31,11 +29,11 @@ def _handle(queue: Queue, params: dict[str, Any]) -> str:
 def _delete_error(handle: str, reason: str | None) -> SqsError | None:
     if reason is None:
         return None
-    return invalid_for("ReceiptHandle", handle, "The receipt handle has expired.")
+    return SqsError("ReceiptHandleExpired", value=handle)
 
 
 def _visibility(params: dict[str, Any]) -> int:
-    value = optional_int(params, "VisibilityTimeout", 0, 43200, _VISIBILITY_RANGE)
+    value = optional_int(params, "VisibilityTimeout", 0, 43200, "VisibilityTimeoutOutOfRange")
     if value is None:
         raise SqsError("MissingParameter", name="VisibilityTimeout")
     return value
@@ -45,16 +43,8 @@ def _visibility_error(handle: str, timeout: int, reason: str | None) -> SqsError
     if reason is None:
         return None
     if reason == "limit":
-        return invalid_for(
-            "VisibilityTimeout",
-            timeout,
-            "Total VisibilityTimeout for the message is beyond the limit [43200 seconds].",
-        )
-    return invalid_for(
-        "ReceiptHandle",
-        handle,
-        "Message does not exist or is not available for visibility timeout change.",
-    )
+        return SqsError("VisibilityTimeoutBeyondLimit", value=timeout)
+    return SqsError("MessageNotInFlight", value=handle)
 
 
 @action(
