@@ -10,6 +10,15 @@ def test_something():
 
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
+from ._store.errors import PersistenceError
 
-__all__ = ["Clock", "FrozenClock", "MessageView", "MockSQS", "WallClock", "mock_sqs"]
+__all__ = [
+    "Clock",
+    "FrozenClock",
+    "MessageView",
+    "MockSQS",
+    "PersistenceError",
+    "WallClock",
+    "mock_sqs",
+]
 __version__ = "0.1.0"

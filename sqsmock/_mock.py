@@ -30,6 +30,7 @@ T = TypeVar("T")
 
 DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT = "123456789012"
+DEFAULT_NAMESPACE = "sqsmock:"
 
 
 class MockSQS:
@@ -41,12 +42,18 @@ class MockSQS:
         region: str = DEFAULT_REGION,
         account_id: str = DEFAULT_ACCOUNT,
         clock: str | Clock | None = "wall",
+        persistence: Any = None,
+        namespace: str = DEFAULT_NAMESPACE,
     ) -> None:
         if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
         make_clock(clock)  # reject a bad clock option now, not at the first activation
+        if not isinstance(namespace, str) or not namespace:
+            raise ValueError("namespace must be a non-empty string")
         self.region = region
         self.account_id = account_id
+        self.persistence = persistence
+        self.namespace = namespace
         self._clock_option = clock
         self._backend: Backend | None = None
         self._depth = 0
@@ -57,13 +64,30 @@ class MockSQS:
     def start(self) -> MockSQS:
         """Activate the mock (with empty state, unless already active); returns the handle."""
         with self._lock:
-            self._depth += 1
-            if self._depth == 1:
-                self._backend = Backend(
-                    make_clock(self._clock_option), self.region, self.account_id
-                )
+            if self._depth == 0:
+                self._backend = self._open()
                 _interception.activate(self)
+            self._depth += 1
         return self
+
+    def _open(self) -> Backend:
+        """A backend: empty, or loaded from the persistence store."""
+        clock = make_clock(self._clock_option)
+        if self.persistence is None:
+            return Backend(clock, self.region, self.account_id)
+        from ._store.redis_store import RedisStore, connect
+
+        store = RedisStore(connect(self.persistence), self.namespace)
+        backend = Backend(clock, self.region, self.account_id, store)
+        try:
+            backend.load(store.load())
+        except ValueError as error:
+            backend.close()
+            raise store.corrupted(str(error)) from None
+        except BaseException:
+            backend.close()
+            raise
+        return backend
 
     def stop(self) -> None:
         """Undo one ``start()``; the outermost one deactivates. Extra calls do nothing."""
@@ -211,6 +235,8 @@ def mock_sqs(
     region: str = DEFAULT_REGION,
     account_id: str = DEFAULT_ACCOUNT,
     clock: str | Clock | None = "wall",
+    persistence: Any = None,
+    namespace: str = DEFAULT_NAMESPACE,
 ) -> MockSQS: ...
 
 
@@ -221,7 +247,8 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``unittest.TestCase`` subclasses and plain test classes; ``with mock_sqs() as sqs:`` and
     ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
     (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
-    ``Clock``).
+    ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
+    survives restarts) and ``namespace`` (the Redis key prefix, default ``sqsmock:``).
     """
     mock = MockSQS(**options)
     return mock if target is None else mock(target)

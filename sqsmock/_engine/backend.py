@@ -3,6 +3,9 @@
 Regions and accounts are separate namespaces. The backend owns the queue registry (guarded by
 its own lock, never held while a queue lock is taken) and the 60-second rule for re-creating a
 deleted queue. It wakes every queue's long polls when the clock is advanced.
+
+With a store, creating and deleting a queue are written before memory changes (a failed write
+changes nothing), and ``load`` rebuilds everything the store holds.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ import threading
 from collections.abc import Callable
 
 from .._errors import SqsError
+from .._store import Op, Snapshot, Store
 from .clock import Clock
 from .fifo import FifoQueue
 from .move_tasks import MoveTasks
 from .queue import Queue
+from .records import decode_meta
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
 
@@ -24,16 +29,83 @@ QUEUE_DELETE_COOLDOWN = 60.0
 Key = tuple[str, str, str]
 
 
+def _key(qid: str) -> Key:
+    region, account, name = qid.split("/", 2)
+    return region, account, name
+
+
 class Backend:
-    def __init__(self, clock: Clock, region: str, account: str) -> None:
+    def __init__(self, clock: Clock, region: str, account: str, store: Store | None = None) -> None:
         self.clock = clock
         self.region = region
         self.account = account
+        self.store = store
         self._lock = threading.Lock()
         self._queues: dict[Key, Queue] = {}
         self._deleted: dict[Key, float] = {}
-        self.move_tasks = MoveTasks(self.by_arn, clock.now)
+        self.move_tasks = self._new_move_tasks()
         clock.subscribe(self._wake_all)
+
+    def _new_move_tasks(self) -> MoveTasks:
+        commit = self.store.commit if self.store is not None else None
+        return MoveTasks(self.by_arn, self.clock.now, commit)
+
+    def _commit(self, ops: list[Op]) -> None:
+        if self.store is not None:
+            self.store.commit(ops)
+
+    def mark_stale(self, qids: set[str]) -> None:
+        """A write touching these queues failed: each reloads from the store on its next use."""
+        for qid in qids:
+            queue = self._queues.get(_key(qid))
+            if queue is not None:
+                queue.stale = True
+
+    def load(self, snapshot: Snapshot) -> None:
+        """Rebuild queues, messages, deleted names and move tasks from the store.
+
+        Raises ValueError naming the record that is corrupted.
+        """
+        for qid, record in snapshot.queues.items():
+            try:
+                meta = decode_meta(record.meta)
+                if (meta["region"], meta["account"], meta["name"]) != _key(qid):
+                    raise ValueError("its metadata names another queue")
+                queue = self._make(
+                    meta["region"],
+                    meta["account"],
+                    meta["name"],
+                    meta["fifo"],
+                    dict(meta["attributes"]),
+                    dict(meta["tags"]),
+                )
+                queue.created_at = float(meta["created"])
+                queue.last_modified = float(meta["modified"])
+                queue.last_purge = None if meta["purged"] is None else float(meta["purged"])
+                queue.restore(record)
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"queue {qid!r}: {error}") from None
+            self._queues[_key(qid)] = queue
+        for qid, when in snapshot.deleted.items():
+            self._deleted[_key(qid)] = when
+        self.move_tasks.restore(snapshot.tasks)
+        for queue in self._queues.values():
+            with queue.lock:
+                queue._flush()  # retention that lapsed while nobody was running
+
+    def _make(
+        self,
+        region: str,
+        account: str,
+        name: str,
+        fifo: bool,
+        attributes: dict[str, str],
+        tags: dict[str, str],
+    ) -> Queue:
+        kind = FifoQueue if fifo else Queue
+        queue = kind(name, region, account, self.clock, attributes, tags, resolve=self.by_arn)
+        queue.attach(self.store, self.mark_stale)
+        return queue
 
     def close(self) -> None:
         """The mock stopped: end waiting long polls (they answer empty) and stop listening."""
@@ -96,12 +168,14 @@ class Backend:
                 existing(queue)
                 return queue
             deleted_at = self._deleted.get(key)
+            if deleted_at is not None and self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
+                raise SqsError("QueueDeletedRecently")
+            queue = self._make(region, account, name, fifo, attributes, tags)
+            self._commit(
+                [Op("queue", queue.qid, value=queue.meta_record()), Op("undeleted", queue.qid)]
+            )
             if deleted_at is not None:
-                if self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
-                    raise SqsError("QueueDeletedRecently")
                 del self._deleted[key]
-            kind = FifoQueue if fifo else Queue
-            queue = kind(name, region, account, self.clock, attributes, tags, resolve=self.by_arn)
             self._queues[key] = queue
             return queue
 
@@ -110,18 +184,22 @@ class Backend:
         with self._lock:
             if self._queues.get(key) is not queue:
                 raise SqsError("QueueDoesNotExist")
+            now = self.clock.now()
+            self._commit([Op("drop", queue.qid), Op("deleted", queue.qid, value=repr(now))])
             del self._queues[key]
-            self._deleted[key] = self.clock.now()
+            self._deleted[key] = now
         queue.deleted = True
         queue.notify()
 
     def reset(self) -> None:
-        """Drop every queue (and the memory of deleted ones)."""
+        """Drop every queue (and the memory of deleted ones), in the store too."""
         with self._lock:
+            if self.store is not None:
+                self.store.clear()
             queues = list(self._queues.values())
             self._queues.clear()
             self._deleted.clear()
-            self.move_tasks = MoveTasks(self.by_arn, self.clock.now)
+            self.move_tasks = self._new_move_tasks()
         for queue in queues:
             queue.deleted = True
             queue.notify()

@@ -19,8 +19,11 @@ message group) is the one the queue was created with. Purge clears the cache.
 from __future__ import annotations
 
 import heapq
+import json
 from collections import OrderedDict, deque
 
+from .._store import Op, QueueRecord
+from .journal import dedup_record
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
 
@@ -83,11 +86,15 @@ class FifoQueue(Queue):
         expires = now + DEDUP_WINDOW
         self._dedup[key] = (m.message_id, m.sequence_number, expires)
         heapq.heappush(self._dedup_expiry, (expires, key))
+        self._record(
+            Op("dedup", self.qid, key, dedup_record(m.message_id, m.sequence_number, expires))
+        )
         return m.message_id, m.sequence_number
 
     def _enqueue(self, m: Message, now: float, delay: int) -> None:
         self._sequence += 1
         m.sequence_number = str(SEQUENCE_BASE + self._sequence)
+        self._record(Op("sequence", self.qid, value=str(self._sequence)))
         key = m.group_id or ""
         group = self._groups.get(key)
         if group is None:
@@ -102,6 +109,7 @@ class FifoQueue(Queue):
             entry = self._dedup.get(key)
             if entry is not None and entry[2] == expires:
                 del self._dedup[key]
+                self._record(Op("undedup", self.qid, key))
         attempts = self._attempt_expiry
         while attempts and attempts[0][0] <= now:
             expires, attempt = heapq.heappop(attempts)
@@ -189,7 +197,7 @@ class FifoQueue(Queue):
 
     def take_visible(self, limit: int) -> list[Message]:
         """Remove up to ``limit`` messages from the fronts of ready groups, in group order."""
-        with self.lock:
+        with self._session():
             self._advance(self.clock.now())
             out: list[Message] = []
             rotation = self._rotation
@@ -199,7 +207,7 @@ class FifoQueue(Queue):
                 if head is None or head.state != VISIBLE:  # never: the rotation holds ready groups
                     self._refresh(group)
                     continue
-                self._remove(head)  # refreshes the group: it keeps its place while ready
+                self._remove(head, record=False)  # refreshes the group; it keeps its place
                 out.append(head)
             return out
 
@@ -209,6 +217,37 @@ class FifoQueue(Queue):
         """A FIFO handle stops working once its visibility lapsed (unless extended in time) or
         the message was received again."""
         return None if current and m.state == INFLIGHT else "expired"
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def _restore_message(self, m: Message, now: float) -> None:
+        key = m.group_id or ""
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group(key)
+        group.messages.append(m)
+        super()._restore_message(m, now)
+
+    def _restored_inflight(self, m: Message) -> None:
+        self._groups[m.group_id or ""].inflight += 1
+
+    def _restored(self, record: QueueRecord, now: float) -> None:
+        self._rotation = OrderedDict()
+        for group in list(self._groups.values()):
+            self._refresh(group)
+        numbers = [int(m.sequence_number) - SEQUENCE_BASE for m in self.log if m.sequence_number]
+        self._sequence = max([record.sequence, *numbers])
+        for key, text in record.dedup.items():
+            try:
+                message_id, number, expires = json.loads(text)
+                expires = float(expires)
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"deduplication entry {key!r}: {error}") from None
+            if expires > now:
+                self._dedup[key] = (str(message_id), number, expires)
+                heapq.heappush(self._dedup_expiry, (expires, key))
+            else:
+                self._record(Op("undedup", self.qid, key))
 
     def _clear(self) -> None:
         super()._clear()

@@ -16,9 +16,10 @@ import json
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
-from .._errors import SqsError, invalid
+from .._errors import SqsError
+from .._store import Op
 from .message import Message, new_message_id
 from .queue import Queue
 
@@ -33,6 +34,7 @@ FAILED = "FAILED"
 
 @dataclass
 class MoveTask:
+    task_id: str
     handle: str
     source_arn: str
     destination_arn: str | None
@@ -42,6 +44,19 @@ class MoveTask:
     status: str = RUNNING
     moved: int = 0
     failure: str | None = None
+
+    def record(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_record(cls, text: str) -> MoveTask:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("a move task record must be a JSON object")
+        task = cls(**data)
+        if task.status not in (RUNNING, COMPLETED, CANCELLING, CANCELLED, FAILED):
+            raise ValueError(f"unknown move task status {task.status!r}")
+        return task
 
 
 def _handle(task_id: str, source_arn: str) -> str:
@@ -62,9 +77,15 @@ def _task_id(handle: str) -> str | None:
 class MoveTasks:
     """Every move task of one backend, by source ARN (newest last)."""
 
-    def __init__(self, resolve: Callable[[str], Queue | None], now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        resolve: Callable[[str], Queue | None],
+        now: Callable[[], float],
+        commit: Callable[[list[Op]], None] | None = None,
+    ) -> None:
         self._resolve = resolve
         self._now = now
+        self._commit = commit
         self._lock = threading.RLock()
         self._by_source: dict[str, list[MoveTask]] = {}
         self._by_id: dict[str, MoveTask] = {}
@@ -74,12 +95,10 @@ class MoveTasks:
         with self._lock:
             for task in self._by_source.get(source.arn, []):
                 if task.status in (RUNNING, CANCELLING):
-                    raise invalid(
-                        "There is already a task running. Only one active task is allowed for a "
-                        "source queue arn at a given time."
-                    )
+                    raise SqsError("MoveTaskAlreadyRunning")
             task_id = str(uuid.uuid4())
             task = MoveTask(
+                task_id=task_id,
                 handle=_handle(task_id, source.arn),
                 source_arn=source.arn,
                 destination_arn=destination.arn if destination is not None else None,
@@ -87,22 +106,43 @@ class MoveTasks:
                 to_move=source.counts()[0],
                 started_at=self._now(),
             )
-            self._by_source.setdefault(source.arn, []).append(task)
-            self._by_id[task_id] = task
-            self._active.append(task)
+            self._save(task)
+            self._add(task)
             self.run()
             return task
+
+    def _add(self, task: MoveTask) -> None:
+        self._by_source.setdefault(task.source_arn, []).append(task)
+        self._by_id[task.task_id] = task
+        if task.status in (RUNNING, CANCELLING):
+            self._active.append(task)
+
+    def restore(self, records: dict[str, str]) -> None:
+        """Tasks from the store, oldest first; raises ValueError naming a corrupted one."""
+        tasks = []
+        for task_id, text in records.items():
+            try:
+                tasks.append(MoveTask.from_record(text))
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"move task {task_id!r}: {error}") from None
+        for task in sorted(tasks, key=lambda t: t.started_at):
+            self._add(task)
+
+    def _save(self, task: MoveTask) -> None:
+        if self._commit is not None:
+            self._commit([Op("task", "", task.task_id, task.record())])
 
     def cancel(self, handle: str) -> MoveTask:
         task_id = _task_id(handle)
         if task_id is None:
-            raise invalid("Value for parameter TaskHandle is invalid.")
+            raise SqsError("InvalidTaskHandle")
         with self._lock:
             self.run()
             task = self._by_id.get(task_id)
             if task is None or task.status != RUNNING:
-                raise SqsError("ResourceNotFoundException", message="Task does not exist.")
+                raise SqsError("TaskDoesNotExist")
             task.status = CANCELLING
+            self._save(task)
             return task
 
     def listing(self, source_arn: str, limit: int) -> list[MoveTask]:
@@ -117,7 +157,10 @@ class MoveTasks:
         with self._lock:
             now = self._now()
             for task in list(self._active):
+                before = (task.status, task.moved)
                 self._step(task, now)
+                if (task.status, task.moved) != before:
+                    self._save(task)
                 if task.status not in (RUNNING, CANCELLING):
                     self._active.remove(task)
 
@@ -142,19 +185,22 @@ class MoveTasks:
                 self._fail(task, "The destination queue does not exist.")
                 return
         taken = source.take_visible(want) if want > 0 else []
-        batches: dict[str, tuple[Queue, list[Message]]] = {}
+        batches: dict[str, tuple[Queue, list[Message], list[Message]]] = {}
         for old in taken:
             target = destination or self._resolve(old.dlq_source_arn or "")
             if target is None:
-                source.accept_messages([old.copy()])
+                source.accept_messages([old.copy()])  # back where it was
                 self._fail(task, "The original source queue of a message does not exist.")
                 continue
             moved = old.copy()
             moved.message_id = new_message_id()
             moved.sent_at = -1.0
-            batches.setdefault(target.arn, (target, []))[1].append(moved)
-        for target, messages in batches.values():
-            target.accept_messages(messages)
+            batch = batches.setdefault(target.arn, (target, [], []))
+            batch[1].append(moved)
+            batch[2].append(old)
+        for target, messages, originals in batches.values():
+            # Arrival and departure commit together: a moved message is never lost nor doubled.
+            target.accept_messages(messages, source.delete_ops(originals))
             task.moved += len(messages)
         if task.status == RUNNING and (task.moved >= task.to_move or len(taken) < want):
             task.status = COMPLETED

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._errors import SqsError
+from .._store import Op
 from .clock import Clock, monotonic
+from .journal import Journaled
 from .message import (
     DELAYED,
     INFLIGHT,
@@ -89,7 +91,7 @@ class MessageView:
     visible_at: float | None = None
 
 
-class Queue:
+class Queue(Journaled):
     """One SQS queue. Methods take the queue lock themselves; callers never hold it."""
 
     fifo = False
@@ -105,7 +107,12 @@ class Queue:
         resolve: Callable[[str], Queue | None] | None = None,
     ) -> None:
         self.name = name
+        self.qid = f"{region}/{account}/{name}"
         self._resolve = resolve
+        self._store = None
+        self._ops = None
+        self._on_failure = None
+        self.stale = False
         self.region = region
         self.account = account
         self.arn = queue_arn(region, account, name)
@@ -142,9 +149,16 @@ class Queue:
 
     def configure(self, attributes: dict[str, str]) -> None:
         """Apply validated attribute values (SetQueueAttributes)."""
-        with self.lock:
+        with self._session():
             self._apply(attributes)
             self.last_modified = self.clock.now()
+            self._record_meta()
+
+    def update_tags(self, change: Callable[[dict[str, str]], dict[str, str]]) -> None:
+        """Replace the tags with ``change(current tags)`` (which may raise to refuse)."""
+        with self._session():
+            self.tags = change(dict(self.tags))
+            self._record_meta()
 
     def _apply(self, attributes: dict[str, str]) -> None:
         for name, value in attributes.items():
@@ -183,7 +197,7 @@ class Queue:
 
         Returns (MessageId, SequenceNumber) per message -- for a FIFO duplicate, the original's.
         """
-        with self.lock:
+        with self._session():
             now = self.clock.now()
             self._advance(now)
             out = []
@@ -211,6 +225,7 @@ class Queue:
             heapq.heappush(self._timers, (m.visible_at, m.seq, 0, m))
         else:
             self._make_visible(m)
+        self._record_message(m)
 
     def _make_visible(self, m: Message) -> None:
         m.state = VISIBLE
@@ -235,7 +250,7 @@ class Queue:
         vt = self.visibility_timeout if visibility is None else visibility
         dead: list[Message] = []
         try:
-            with self.cond:
+            with self._session():
                 return self._receive(max_messages, vt, wait, attempt_id, dead)
         finally:
             if dead:
@@ -249,11 +264,7 @@ class Queue:
         self._advance(now)
         if self.n_inflight >= MAX_INFLIGHT and self.n_visible:
             if wait <= 0:
-                raise SqsError(
-                    "OverLimit",
-                    message=f"The maximum number of in-flight messages ({MAX_INFLIGHT}) "
-                    "has been reached for this queue.",
-                )
+                raise SqsError("InFlightLimitReached", limit=MAX_INFLIGHT)
             return []
         got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
         if got or wait <= 0:
@@ -285,7 +296,7 @@ class Queue:
             if m.gen != gen:
                 continue
             if self._exhausted(m):
-                self._remove(m)
+                self._remove(m, record=False)  # deleted from the store with the move
                 dead.append(m)
                 continue
             out.append(self._deliver(m, vt, now))
@@ -309,6 +320,8 @@ class Queue:
         """
         target = self._resolve(self.redrive[0]) if self._resolve and self.redrive else None
         if target is None:  # the dead-letter queue vanished in between: the messages are lost
+            with self._session():
+                self._flush(self.delete_ops(messages))
             return
         copies = []
         for old in messages:
@@ -318,32 +331,39 @@ class Queue:
             m.first_receive_at = old.first_receive_at
             m.sent_at = old.sent_at if not target.fifo else -1.0
             copies.append(m)
-        target.accept_messages(copies)
+        target.accept_messages(copies, self.delete_ops(messages))
 
-    def accept_messages(self, messages: list[Message]) -> None:
+    def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
         """Enqueue messages moved from another queue, bypassing deduplication.
 
-        A message whose ``sent_at`` is negative is stamped with the current time.
+        ``moved_from``: the ops deleting them from their old queue, committed together with
+        their arrival here so the store never loses nor doubles a moved message. A message
+        whose ``sent_at`` is negative is stamped with the current time.
         """
-        with self.lock:
+        with self._session():
             now = self.clock.now()
             self._advance(now)
             for m in messages:
                 if m.sent_at < 0:
                     m.sent_at = now
                 self._enqueue(m, now, 0)
+            self._flush(list(moved_from))
             self.cond.notify_all()
 
     def take_visible(self, limit: int) -> list[Message]:
-        """Remove and return up to ``limit`` visible messages, oldest first (move tasks)."""
-        with self.lock:
+        """Remove and return up to ``limit`` visible messages, oldest first (move tasks).
+
+        Their deletion is not written here: pass ``delete_ops(messages)`` along to wherever
+        they arrive, so both sides commit together.
+        """
+        with self._session():
             self._advance(self.clock.now())
             out: list[Message] = []
             ready = self._ready
             while ready and len(out) < limit:
                 _, gen, m = heapq.heappop(ready)
                 if m.gen == gen:
-                    self._remove(m)
+                    self._remove(m, record=False)
                     out.append(m)
             return out
 
@@ -362,6 +382,7 @@ class Queue:
         m.receipt = receipt
         m.visible_at = now + vt
         heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+        self._record_state(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at)
 
     # -- deleting and visibility -------------------------------------------------------------
@@ -383,7 +404,7 @@ class Queue:
         succeeds without effect.
         """
         results: list[str | None] = []
-        with self.lock:
+        with self._session():
             self._advance(self.clock.now())
             for receipt in receipts:
                 m, current = self._lookup(receipt)
@@ -402,7 +423,7 @@ class Queue:
         """Per (receipt, timeout): ``None`` when applied (or the handle's visibility lapsed),
         else a reason code: ``"gone"`` (message deleted) or ``"limit"`` (12-hour cap)."""
         results: list[str | None] = []
-        with self.lock:
+        with self._session():
             now = self.clock.now()
             self._advance(now)
             woke = False
@@ -421,18 +442,20 @@ class Queue:
                 if timeout <= 0:
                     self.n_inflight -= 1
                     self._left_inflight(m)
+                    m.visible_at = now
                     self._make_visible(m)
                     woke = True
                 else:
                     m.visible_at = now + timeout
                     heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+                self._record_state(m)
                 results.append(None)
             if woke:
                 self.cond.notify_all()
             self._compact_indexes()
         return results
 
-    def _remove(self, m: Message) -> None:
+    def _remove(self, m: Message, record: bool = True) -> None:
         if m.state == VISIBLE:
             self.n_visible -= 1
         elif m.state == INFLIGHT:
@@ -442,6 +465,8 @@ class Queue:
             self.n_delayed -= 1
         self.log.remove(m.slot, m.receipt)
         m.gen += 1
+        if record:
+            self._record_delete(m)
         self._removed(m)
         self._compact_indexes()
 
@@ -453,12 +478,14 @@ class Queue:
 
     def purge(self) -> None:
         """Drop every message; a second purge within 60 seconds is refused."""
-        with self.lock:
+        with self._session():
             now = self.clock.now()
             if self.last_purge is not None and now - self.last_purge < PURGE_COOLDOWN:
                 raise SqsError("PurgeQueueInProgress", name=self.name)
             self.last_purge = now
             self._clear()
+            self._record(Op("clear", self.qid))
+            self._record_meta()
 
     def _clear(self) -> None:
         self.log.reset()
@@ -516,7 +543,7 @@ class Queue:
 
     def counts(self) -> tuple[int, int, int]:
         """(visible, in flight, delayed), after applying due events."""
-        with self.lock:
+        with self._session():
             self._advance(self.clock.now())
             return self.n_visible, self.n_inflight, self.n_delayed
 

@@ -1,0 +1,163 @@
+"""The engine's state as plain records, for a store to keep (see docs/persistence.md).
+
+A queue's write-through is a list of ``Op``s gathered while its lock is held and handed to the
+store once per call. Messages are two records: ``content`` (immutable once enqueued: body,
+attributes, digests, ids, enqueue order and time) and ``state`` (delivery state that receive,
+visibility changes and lapses move). Time-driven transitions are not written: on load, a message
+whose ``visible_at`` has passed is visible, and one past retention is dropped.
+
+Records are JSON text; ``decode_*`` raise ``ValueError`` with a precise reason on anything that is
+not a record this module wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .message import DELAYED, INFLIGHT, VISIBLE, Message
+
+__all__ = [
+    "decode_content",
+    "decode_meta",
+    "decode_state",
+    "encode_content",
+    "encode_meta",
+    "encode_state",
+]
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def encode_content(m: Message) -> str:
+    return _dumps(
+        {
+            "id": m.message_id,
+            "body": m.body,
+            "md5": m.md5_body,
+            "attrs": m.attributes,
+            "md5a": m.md5_attributes,
+            "trace": m.trace_header,
+            "md5s": m.md5_system,
+            "sender": m.sender_id,
+            "group": m.group_id,
+            "dedup": m.dedup_id,
+            "size": m.size,
+            "seq": m.seq,
+            "sent": m.sent_at,
+            "sn": m.sequence_number,
+            "dlq": m.dlq_source_arn,
+        }
+    )
+
+
+def encode_state(m: Message) -> str:
+    return _dumps(
+        [m.state, m.visible_at, m.receive_count, m.first_receive_at, m.received_at, m.receipt]
+    )
+
+
+def _field(record: dict[str, Any], name: str, kinds: tuple[type, ...], optional: bool) -> Any:
+    value = record.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise ValueError(f"field {name!r} is {value!r}")
+    return value
+
+
+def decode_content(text: str | bytes) -> Message:
+    record = json.loads(text)
+    if not isinstance(record, dict):
+        raise ValueError("a message record must be a JSON object")
+    number = (int, float)
+    m = Message(
+        _field(record, "id", (str,), False),
+        _field(record, "body", (str,), False),
+        _field(record, "md5", (str,), False),
+        attributes=_field(record, "attrs", (dict,), True),
+        md5_attributes=_field(record, "md5a", (str,), True),
+        trace_header=_field(record, "trace", (str,), True),
+        md5_system=_field(record, "md5s", (str,), True),
+        sender_id=_field(record, "sender", (str,), False),
+        group_id=_field(record, "group", (str,), True),
+        dedup_id=_field(record, "dedup", (str,), True),
+        size=_field(record, "size", (int,), False),
+    )
+    m.seq = _field(record, "seq", (int,), False)
+    m.sent_at = float(_field(record, "sent", number, False))
+    m.sequence_number = _field(record, "sn", (str,), True)
+    m.dlq_source_arn = _field(record, "dlq", (str,), True)
+    return m
+
+
+def decode_state(m: Message, text: str | bytes) -> None:
+    record = json.loads(text)
+    if not isinstance(record, list) or len(record) != 6:
+        raise ValueError("a message state must be a list of 6 values")
+    state, visible_at, count, first, received, receipt = record
+    if state not in (VISIBLE, INFLIGHT, DELAYED):
+        raise ValueError(f"unknown message state {state!r}")
+    number = (int, float)
+    if not isinstance(visible_at, number) or not isinstance(received, number):
+        raise ValueError("message times must be numbers")
+    if not isinstance(count, int) or (first is not None and not isinstance(first, number)):
+        raise ValueError("bad receive count or first receive time")
+    if receipt is not None and not isinstance(receipt, str):
+        raise ValueError("a receipt handle must be a string")
+    m.state = state
+    m.visible_at = float(visible_at)
+    m.receive_count = count
+    m.first_receive_at = None if first is None else float(first)
+    m.received_at = float(received)
+    m.receipt = receipt
+
+
+def encode_meta(
+    *,
+    name: str,
+    region: str,
+    account: str,
+    fifo: bool,
+    attributes: dict[str, str],
+    tags: dict[str, str],
+    created: float,
+    modified: float,
+    purged: float | None,
+) -> str:
+    return _dumps(
+        {
+            "name": name,
+            "region": region,
+            "account": account,
+            "fifo": fifo,
+            "attributes": attributes,
+            "tags": tags,
+            "created": created,
+            "modified": modified,
+            "purged": purged,
+        }
+    )
+
+
+def decode_meta(text: str | bytes) -> dict[str, Any]:
+    record = json.loads(text)
+    if not isinstance(record, dict):
+        raise ValueError("queue metadata must be a JSON object")
+    number = (int, float)
+    for name, kinds, optional in (
+        ("name", (str,), False),
+        ("region", (str,), False),
+        ("account", (str,), False),
+        ("fifo", (bool,), False),
+        ("attributes", (dict,), False),
+        ("tags", (dict,), False),
+        ("created", number, False),
+        ("modified", number, False),
+        ("purged", number, True),
+    ):
+        _field(record, name, kinds, optional)
+    for mapping in (record["attributes"], record["tags"]):
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
+            raise ValueError("attributes and tags must map strings to strings")
+    return record

@@ -1,0 +1,67 @@
+"""Where the engine's state lives beyond memory: the store layer.
+
+The engine hands a store lists of ``Op`` records once per SQS call and asks it for everything
+back when a mock starts. This module is the contract and imports nothing, so the engine may
+depend on it without depending on redis or botocore. The only store is Redis (a real server or
+fakeredis), in ``redis_store``; with no store the engine's memory is the whole truth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+__all__ = ["Op", "QueueRecord", "Snapshot", "Store"]
+
+
+class Op(NamedTuple):
+    """One write: ``kind`` names it; ``qid`` is the queue it touches ('' for backend-wide).
+
+    Kinds: msg (key=MessageId, value=content, extra=state), state, del, clear, dedup, undedup,
+    sequence, queue (value=metadata), drop, deleted (value=time), undeleted, task (key=id).
+    """
+
+    kind: str
+    qid: str
+    key: str = ""
+    value: str = ""
+    extra: str = ""
+
+
+@dataclass
+class QueueRecord:
+    """One queue as stored: its metadata and its messages (all JSON text)."""
+
+    meta: str
+    contents: dict[str, str] = field(default_factory=dict)
+    states: dict[str, str] = field(default_factory=dict)
+    dedup: dict[str, str] = field(default_factory=dict)
+    sequence: int = 0
+
+
+@dataclass
+class Snapshot:
+    """Everything a store holds for one namespace."""
+
+    queues: dict[str, QueueRecord] = field(default_factory=dict)
+    deleted: dict[str, float] = field(default_factory=dict)
+    tasks: dict[str, str] = field(default_factory=dict)
+
+
+class Store(Protocol):
+    """What the engine needs of a store. Every method raises ``PersistenceError`` on failure."""
+
+    def commit(self, ops: list[Op]) -> None:
+        """Apply the ops atomically (all or nothing)."""
+
+    def load(self) -> Snapshot:
+        """Everything under the namespace."""
+
+    def load_queue(self, qid: str) -> QueueRecord | None:
+        """One queue (None if it is not stored)."""
+
+    def clear(self) -> None:
+        """Delete everything under the namespace."""
+
+    def corrupted(self, reason: str) -> Exception:
+        """The error to raise for a stored record that cannot be read back."""
