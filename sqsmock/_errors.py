@@ -177,6 +177,7 @@ ERRORS: dict[str, ErrorSpec] = {
     "TagKeyReservedPrefix": _invalid("Tag key {key} uses the reserved prefix aws:."),
     "TagValueTooLong": _invalid("Tag value for key {key} must be at most 256 characters long."),
     "TooManyTags": _invalid("Too many tags added for queue {queue}."),
+    "NoTagKeys": _invalid("Tag keys must be between 1 and 128 characters in length."),
     # --- Sending: body, size, delay, FIFO group and deduplication -----------------------------
     "InvalidMessageContents": ErrorSpec(
         "InvalidMessageContents",
@@ -327,7 +328,9 @@ ERRORS: dict[str, ErrorSpec] = {
     ),
     "LabelExists": _bad_value("Label", "Already exists."),
     "LabelNotFound": _bad_value("Label", "can't find label."),
-    "InvalidAccountId": _bad_value("AWSAccountIds", "Invalid AWS account ID."),
+    "InvalidAccountId": _invalid(
+        "Value [{ids}] for parameter PrincipalId is invalid. Reason: Unable to verify."
+    ),
     "TooManyActions": _over_limit("{count} Actions were found, maximum allowed is {limit}."),
     "OwnerOnlyAction": _bad_value(
         "ActionName", "Only the queue owner is allowed to invoke this action."

@@ -324,7 +324,7 @@ def attributed_url(sqs_client: Any, queue_url: str) -> str:
     [
         (["All"], set(ATTRIBUTES)),
         ([".*"], set(ATTRIBUTES)),
-        (["foo.*"], {"foo.a", "foo.b"}),
+        (["foo.*"], {"foo.a", "foo.b", "foobar"}),  # "prefix.*": names starting with "foo"
         (["bar"], {"bar"}),
         (["foo.a", "foobar"], {"foo.a", "foobar"}),
         (["bar", "missing"], {"bar"}),

@@ -142,7 +142,7 @@ class AttributeFilter:
             if name in ("All", ".*"):
                 self.every = True
             elif name.endswith(".*"):
-                self.prefixes.append(name[:-1])
+                self.prefixes.append(name[:-2])
             else:
                 self.names.add(name)
 

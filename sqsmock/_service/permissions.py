@@ -88,11 +88,14 @@ def add_permission(call: Call, request: Request) -> Response:
     label = required_str(request, "Label")
     if not _LABEL.fullmatch(label):
         raise SqsError("InvalidLabel", value=label)
-    accounts = _string_list(request, "AWSAccountIds")
+    accounts = request.get("AWSAccountIds")
+    if accounts is None:
+        raise SqsError("MissingParameter", name="AWSAccountIds")
+    if not isinstance(accounts, list) or not all(isinstance(a, str) for a in accounts):
+        raise SqsError("ParameterNotStringList", name="AWSAccountIds", value=accounts)
     actions = _string_list(request, "Actions")
-    for account in accounts:
-        if not _ACCOUNT.fullmatch(account):
-            raise SqsError("InvalidAccountId", value=account)
+    if not accounts or not all(_ACCOUNT.fullmatch(account) for account in accounts):
+        raise SqsError("InvalidAccountId", ids=", ".join(accounts))
     if len(actions) > MAX_ACTIONS:
         raise SqsError("TooManyActions", count=len(actions), limit=MAX_ACTIONS)
     for name in actions:

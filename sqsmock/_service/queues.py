@@ -41,7 +41,11 @@ def _is_fifo_request(name: str, attributes: dict[str, Any]) -> bool:
     ),
 )
 def create_queue(call: Call, request: Request) -> Response:
-    name = required_str(request, "QueueName")
+    name = request.get("QueueName")
+    if name is None:
+        raise SqsError("MissingParameter", name="QueueName")
+    if not isinstance(name, str) or not name:
+        raise SqsError("InvalidQueueName")
     attributes = request.get("Attributes") or {}
     fifo = _is_fifo_request(name, attributes)
     values = queue_attributes.validate(

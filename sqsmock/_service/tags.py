@@ -42,8 +42,7 @@ def tag_queue(call: Call, request: Request) -> Response:
     tags = request.get("Tags")
     if not tags:
         raise SqsError("MissingParameter", name="Tags")
-    with queue.lock:
-        queue.tags = validate_tags(tags, queue.tags, queue.name)
+    queue.update_tags(lambda current: validate_tags(tags, current, queue.name))
     return {}
 
 
@@ -55,9 +54,9 @@ def untag_queue(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     keys = request.get("TagKeys")
     if not keys:
-        raise SqsError("MissingParameter", name="TagKeys")
-    with queue.lock:
-        queue.tags = {k: v for k, v in queue.tags.items() if k not in set(keys)}
+        raise SqsError("NoTagKeys")
+    removed = set(keys)
+    queue.update_tags(lambda current: {k: v for k, v in current.items() if k not in removed})
     return {}
 
 
