@@ -16,8 +16,7 @@ from __future__ import annotations
 import heapq
 import json
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._store import Op, QueueRecord, Store
@@ -36,6 +35,36 @@ if TYPE_CHECKING:
     from .tombstone import TombstoneLog
 
 __all__ = ["Journaled"]
+
+
+class _Session:
+    """``with queue._session():`` -- the queue lock, a reload if stale, a commit on the way out.
+
+    A small class rather than a generator-based context manager: it runs on every call.
+    """
+
+    __slots__ = ("queue",)
+
+    def __init__(self, queue: Journaled) -> None:
+        self.queue = queue
+
+    def __enter__(self) -> None:
+        queue = self.queue
+        queue.lock.acquire()
+        if queue.stale:
+            try:
+                queue._reload()
+            except BaseException:
+                queue.lock.release()
+                raise
+
+    def __exit__(self, *exc: object) -> None:
+        queue = self.queue
+        try:
+            if queue._ops:
+                queue._flush()
+        finally:
+            queue.lock.release()
 
 
 class Journaled:
@@ -75,16 +104,11 @@ class Journaled:
 
     # -- the session ------------------------------------------------------------------------
 
-    @contextmanager
-    def _session(self) -> Iterator[None]:
-        with self.lock:
-            if self.stale:
-                self._reload()
-            try:
-                yield
-            finally:
-                if self._ops:
-                    self._flush()
+    def _session(self) -> _Session:
+        session = self.__dict__.get("_session_cm")
+        if session is None:
+            session = self.__dict__["_session_cm"] = _Session(self)
+        return session
 
     def _flush(self, ops: list[Op] | None = None) -> None:
         """Commit the gathered ops (and ``ops``); on failure mark what they touched stale."""

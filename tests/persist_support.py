@@ -1,0 +1,233 @@
+"""Helpers for the persistence tests: Redis stores, a counting/failing client, a private server."""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+REAL_HOST = "127.0.0.1"
+REAL_PORT = 6379
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+
+
+def qid(name: str, region: str = REGION, account: str = ACCOUNT) -> str:
+    """The id sqsmock stores a queue under (``region/account/name``)."""
+    return f"{region}/{account}/{name}"
+
+
+def text(value: Any) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def redis_client(host: str, port: int, db: int = 0) -> redis.Redis:
+    """A redis-py client that fails fast (no retries, short timeouts)."""
+    return redis.Redis(
+        host=host,
+        port=port,
+        db=db,
+        socket_timeout=2,
+        socket_connect_timeout=2,
+        retry=Retry(NoBackoff(), 0),
+    )
+
+
+def real_redis_problem(client: redis.Redis) -> str | None:
+    """Why the real Redis server cannot be used, or None when it answers."""
+    try:
+        client.ping()
+    except redis.exceptions.RedisError as error:
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+@dataclass
+class Store:
+    """One Redis database (fakeredis or a real server) and the namespace a test uses in it."""
+
+    kind: str
+    client: Any
+    namespace: str
+    new_client: Callable[[], Any] = field(repr=False)
+
+    def keys(self, namespace: str | None = None) -> set[str]:
+        prefix = self.namespace if namespace is None else namespace
+        return {text(k) for k in self.client.scan_iter(match=prefix + "*", count=1000)}
+
+    def hash(self, suffix: str) -> dict[str, str]:
+        raw = self.client.hgetall(self.namespace + suffix)
+        return {text(k): text(v) for k, v in raw.items()}
+
+    def messages(self, name: str) -> dict[str, str]:
+        return self.hash(f"q:{qid(name)}:messages")
+
+    def states(self, name: str) -> dict[str, list[Any]]:
+        return {k: json.loads(v) for k, v in self.hash(f"q:{qid(name)}:state").items()}
+
+    def dedup(self, name: str) -> dict[str, list[Any]]:
+        return {k: json.loads(v) for k, v in self.hash(f"q:{qid(name)}:dedup").items()}
+
+    def meta(self, name: str) -> dict[str, Any] | None:
+        raw = self.hash("queues").get(qid(name))
+        return None if raw is None else json.loads(raw)
+
+    def drop(self, namespace: str | None = None) -> None:
+        keys = list(self.keys(namespace))
+        if keys:
+            self.client.delete(*keys)
+
+
+class InjectedFailure(redis.exceptions.ConnectionError):
+    """The error the proxy raises in place of a transaction."""
+
+
+class FaultyRedis:
+    """A redis-py client proxy that counts ``pipeline().execute()`` and can make it fail.
+
+    ``fail = True`` fails every execute; ``fail_at = n`` fails only the n-th execute from now
+    (1-based). Everything else goes straight to the wrapped client.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.executes = 0
+        self.fail = False
+        self.fail_at: int | None = None
+        self._seen_since_arm = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def pipeline(self, *args: Any, **kwargs: Any) -> _FaultyPipeline:
+        return _FaultyPipeline(self, self._inner.pipeline(*args, **kwargs))
+
+    def arm(self, nth: int) -> None:
+        self.fail_at = nth
+        self._seen_since_arm = 0
+
+    def _should_fail(self) -> bool:
+        if self.fail:
+            return True
+        if self.fail_at is None:
+            return False
+        self._seen_since_arm += 1
+        if self._seen_since_arm == self.fail_at:
+            self.fail_at = None
+            return True
+        return False
+
+
+class _FaultyPipeline:
+    def __init__(self, owner: FaultyRedis, inner: Any) -> None:
+        self._owner = owner
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def __enter__(self) -> _FaultyPipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._inner.reset()
+
+    def execute(self, *args: Any, **kwargs: Any) -> Any:
+        self._owner.executes += 1
+        if self._owner._should_fail():
+            self._inner.reset()
+            raise InjectedFailure("Connection lost (injected by the test)")
+        return self._inner.execute(*args, **kwargs)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PrivateRedis:
+    """A redis-server of our own, keeping its data in an append-only file under ``directory``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.directory),
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout: float) -> None:
+        """Read the server's log until it accepts connections (no sleeping)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        out = self.proc.stdout
+        deadline = time.monotonic() + timeout
+        log = b""
+        while b"Ready to accept connections" not in log:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None:
+                self.kill()
+                raise RuntimeError(f"redis-server did not start: {log.decode(errors='replace')}")
+            readable, _, _ = select.select([out], [], [], left)
+            if readable:
+                line = out.readline()
+                if not line and self.proc.poll() is not None:
+                    continue
+                log += line
+        threading.Thread(target=_drain, args=(out,), daemon=True).start()
+        if real_redis_problem(self.client()) is not None:  # pragma: no cover - defensive
+            self.kill()
+            raise RuntimeError("redis-server said it was ready but does not answer")
+
+    def client(self) -> redis.Redis:
+        return redis_client("127.0.0.1", self.port)
+
+    def stop(self) -> None:
+        """Terminate the server (SIGTERM) and wait for it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+
+def _drain(stream: Any) -> None:
+    for _ in iter(stream.readline, b""):
+        pass
