@@ -82,6 +82,8 @@ class Backend:
                 queue.created_at = float(meta["created"])
                 queue.last_modified = float(meta["modified"])
                 queue.last_purge = None if meta["purged"] is None else float(meta["purged"])
+                if isinstance(queue, FifoQueue) and meta.get("scope"):
+                    queue.dedup_scope = meta["scope"]  # as created, whatever the attribute says
                 queue.restore(record)
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"queue {qid!r}: {error}") from None

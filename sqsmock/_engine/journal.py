@@ -165,6 +165,7 @@ class Journaled:
             created=self.created_at,
             modified=self.last_modified,
             purged=self.last_purge,
+            scope=getattr(self, "dedup_scope", None),
         )
 
     # -- loading ----------------------------------------------------------------------------

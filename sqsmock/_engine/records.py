@@ -124,6 +124,7 @@ def encode_meta(
     created: float,
     modified: float,
     purged: float | None,
+    scope: str | None = None,
 ) -> str:
     return _dumps(
         {
@@ -136,6 +137,7 @@ def encode_meta(
             "created": created,
             "modified": modified,
             "purged": purged,
+            "scope": scope,
         }
     )
 
@@ -155,6 +157,7 @@ def decode_meta(text: str | bytes) -> dict[str, Any]:
         ("created", number, False),
         ("modified", number, False),
         ("purged", number, True),
+        ("scope", (str,), True),
     ):
         _field(record, name, kinds, optional)
     for mapping in (record["attributes"], record["tags"]):
