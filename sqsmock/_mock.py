@@ -152,6 +152,7 @@ class MockSQS:
             found = call.queue({"QueueUrl": queue})
         except SqsError:
             raise LookupError(f"queue {queue!r} does not exist in this mock") from None
+        found.settle()
         return found.peek()
 
     def respond(self, model: Any, request_dict: Any, context: Any, validated: bool) -> Any:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import select
+import signal
 import socket
 import subprocess
 import threading
@@ -62,7 +64,7 @@ class Store:
     namespace: str
     new_client: Callable[[], Any] = field(repr=False)
 
-    def keys(self, namespace: str | None = None) -> set[str]:
+    def key_names(self, namespace: str | None = None) -> set[str]:
         prefix = self.namespace if namespace is None else namespace
         return {text(k) for k in self.client.scan_iter(match=prefix + "*", count=1000)}
 
@@ -84,7 +86,7 @@ class Store:
         return None if raw is None else json.loads(raw)
 
     def drop(self, namespace: str | None = None) -> None:
-        keys = list(self.keys(namespace))
+        keys = list(self.key_names(namespace))
         if keys:
             self.client.delete(*keys)
 
@@ -94,24 +96,36 @@ class InjectedFailure(redis.exceptions.ConnectionError):
 
 
 class FaultyRedis:
-    """A redis-py client proxy that counts ``pipeline().execute()`` and can make it fail.
+    """A redis-py client proxy that counts ``pipeline().execute()`` and can make Redis fail.
 
-    ``fail = True`` fails every execute; ``fail_at = n`` fails only the n-th execute from now
-    (1-based). Everything else goes straight to the wrapped client.
+    ``fail = True`` fails every execute and every direct command; ``fail_at = n`` fails only the
+    n-th execute from now (1-based). ``transactional`` records, per execute, whether the
+    pipeline was a MULTI/EXEC transaction.
     """
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
         self.executes = 0
+        self.transactional: list[bool] = []
         self.fail = False
         self.fail_at: int | None = None
         self._seen_since_arm = 0
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
+        value = getattr(self._inner, name)
+        if not callable(value):
+            return value
+
+        def command(*args: Any, **kwargs: Any) -> Any:
+            if self.fail:
+                raise InjectedFailure("Connection lost (injected by the test)")
+            return value(*args, **kwargs)
+
+        return command
 
     def pipeline(self, *args: Any, **kwargs: Any) -> _FaultyPipeline:
-        return _FaultyPipeline(self, self._inner.pipeline(*args, **kwargs))
+        transaction = bool(kwargs.get("transaction", args[0] if args else True))
+        return _FaultyPipeline(self, self._inner.pipeline(*args, **kwargs), transaction)
 
     def arm(self, nth: int) -> None:
         self.fail_at = nth
@@ -130,9 +144,10 @@ class FaultyRedis:
 
 
 class _FaultyPipeline:
-    def __init__(self, owner: FaultyRedis, inner: Any) -> None:
+    def __init__(self, owner: FaultyRedis, inner: Any, transaction: bool) -> None:
         self._owner = owner
         self._inner = inner
+        self._transaction = transaction
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -145,6 +160,7 @@ class _FaultyPipeline:
 
     def execute(self, *args: Any, **kwargs: Any) -> Any:
         self._owner.executes += 1
+        self._owner.transactional.append(self._transaction)
         if self._owner._should_fail():
             self._inner.reset()
             raise InjectedFailure("Connection lost (injected by the test)")
@@ -164,6 +180,7 @@ class PrivateRedis:
         self.directory = directory
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self._drain: threading.Thread | None = None
 
     def start(self, timeout: float = 10.0) -> None:
         self.proc = subprocess.Popen(
@@ -202,11 +219,9 @@ class PrivateRedis:
                 raise RuntimeError(f"redis-server did not start: {log.decode(errors='replace')}")
             readable, _, _ = select.select([out], [], [], left)
             if readable:
-                line = out.readline()
-                if not line and self.proc.poll() is not None:
-                    continue
-                log += line
-        threading.Thread(target=_drain, args=(out,), daemon=True).start()
+                log += os.read(out.fileno(), 65536)  # unbuffered: select sees what is left
+        self._drain = threading.Thread(target=_drain, args=(out.fileno(),), daemon=True)
+        self._drain.start()
         if real_redis_problem(self.client()) is not None:  # pragma: no cover - defensive
             self.kill()
             raise RuntimeError("redis-server said it was ready but does not answer")
@@ -216,18 +231,29 @@ class PrivateRedis:
 
     def stop(self) -> None:
         """Terminate the server (SIGTERM) and wait for it."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-        self.proc = None
+        self._end(signal.SIGTERM)
 
     def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.proc = None
+        self._end(signal.SIGKILL)
+
+    def _end(self, sig: int) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            proc.wait(timeout=10)
+        if self._drain is not None:  # it ends at end of file, now that the server is gone
+            self._drain.join(timeout=10)
+            self._drain = None
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
-def _drain(stream: Any) -> None:
-    for _ in iter(stream.readline, b""):
+def _drain(fd: int) -> None:
+    """Keep reading the server's log so that it never blocks on a full pipe."""
+    try:
+        while os.read(fd, 65536):
+            pass
+    except OSError:
         pass

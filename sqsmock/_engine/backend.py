@@ -212,7 +212,10 @@ class Backend:
 
     def dead_letter_sources(self, arn: str) -> list[Queue]:
         """Queues whose RedrivePolicy names ``arn``, sorted by name."""
-        found = [q for q in self.queues() if q.redrive is not None and q.redrive[0] == arn]
+        queues = self.queues()
+        for queue in queues:
+            queue.settle()
+        found = [q for q in queues if q.redrive is not None and q.redrive[0] == arn]
         found.sort(key=lambda q: q.name)
         return found
 

@@ -182,7 +182,7 @@ class FifoQueue(Queue):
                     if m.state != VISIBLE:
                         break
                     if self._exhausted(m):
-                        self._remove(m)
+                        self._remove(m, record=False)  # deleted from the store with the move
                         dead.append(m)
                         continue
                     out.append(self._deliver(m, vt, now))

@@ -110,6 +110,12 @@ class Journaled:
             session = self.__dict__["_session_cm"] = _Session(self)
         return session
 
+    def settle(self) -> None:
+        """Reload now if an earlier write failed, so a read sees what the store holds."""
+        if self.stale:
+            with self._session():
+                pass
+
     def _flush(self, ops: list[Op] | None = None) -> None:
         """Commit the gathered ops (and ``ops``); on failure mark what they touched stale."""
         pending = self._ops or []

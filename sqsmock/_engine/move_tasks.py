@@ -16,7 +16,7 @@ import json
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from .._errors import SqsError
 from .._store import Op
@@ -141,8 +141,10 @@ class MoveTasks:
             task = self._by_id.get(task_id)
             if task is None or task.status != RUNNING:
                 raise SqsError("TaskDoesNotExist")
+            self._save(
+                replace(task, status=CANCELLING)
+            )  # stored first: a failed write changes nothing
             task.status = CANCELLING
-            self._save(task)
             return task
 
     def listing(self, source_arn: str, limit: int) -> list[MoveTask]:

@@ -58,7 +58,10 @@ class Call:
         if not url or not isinstance(url, str):
             raise SqsError("MissingParameter", name="QueueUrl")
         account, name = split_queue_url(url, self.account)
-        return self.backend.get(self.region, account, name)
+        queue = self.backend.get(self.region, account, name)
+        if queue.stale:  # a write failed earlier: read what the store holds
+            queue.settle()
+        return queue
 
     def header(self, name: str) -> str | None:
         """A request header, whatever its case."""

@@ -145,22 +145,35 @@ class RedisStore:
             raise self._fail("writing", error) from error
 
     def clear(self) -> None:
+        """Delete this namespace's keys (not those of a namespace nested inside it)."""
         try:
-            keys = list(self.client.scan_iter(match=self._pattern(), count=1000))
+            keys = self._own_keys()
+            pipe = self.client.pipeline(transaction=True)
             if keys:
-                self.client.delete(*keys)
+                pipe.delete(*keys)
+            pipe.set(self.schema_key, SCHEMA)
+            pipe.execute()
         except Exception as error:
             raise self._fail("clearing the namespace", error) from error
 
-    def _pattern(self) -> str:
+    def _own_keys(self) -> set[str]:
+        """Every key under the namespace, except those of another sqsmock namespace that starts
+        with this one (``X:`` and ``X:inner:``): such a namespace is recognised by its own
+        schema key and left alone."""
         escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self.namespace)
-        return escaped + "*"
+        keys = {_text(k) for k in self.client.scan_iter(match=escaped + "*", count=1000)}
+        nested = {
+            key[: -len("schema")]
+            for key in keys
+            if key.endswith("schema") and key != self.schema_key
+        }
+        return {key for key in keys if not any(key.startswith(prefix) for prefix in nested)}
 
     # -- reading ----------------------------------------------------------------------------
 
     def load(self) -> Snapshot:
         try:
-            keys = {_text(k) for k in self.client.scan_iter(match=self._pattern(), count=1000)}
+            keys = self._own_keys()
             pipe = self.client.pipeline(transaction=False)
             pipe.get(self.schema_key)
             pipe.hgetall(self.queues_key)
@@ -241,11 +254,24 @@ class RedisStore:
             raise self._fail("loading messages", error) from error
         out: dict[str, QueueRecord] = {}
         for i, qid in enumerate(qids):
-            contents, states, dedup = results[3 * i : 3 * i + 3]
-            out[qid] = QueueRecord(
-                meta="", contents=_texts(contents), states=_texts(states), dedup=_texts(dedup)
-            )
+            hashes = [
+                self._decoded(key, results[3 * i + j])
+                for j, key in enumerate(self._queue_keys(qid))
+            ]
+            out[qid] = QueueRecord(meta="", contents=hashes[0], states=hashes[1], dedup=hashes[2])
         return out
+
+    def _decoded(self, key: str, mapping: dict[Any, Any]) -> dict[str, str]:
+        try:
+            return _texts(mapping)
+        except UnicodeDecodeError:
+            for field, value in mapping.items():
+                try:
+                    _text(field)
+                    _text(value)
+                except UnicodeDecodeError as error:
+                    raise self._corrupt(key, repr(field), f"not UTF-8 text ({error})") from None
+            raise
 
     def _sequence(self, value: str | None) -> int:
         if value is None:
