@@ -1,37 +1,142 @@
 """sqsmock benchmarks: figures and ratios measured side by side in one run.
 
-    python benchmarks/bench.py            # everything
-    python benchmarks/bench.py cycle      # only the per-call comparison
+    python benchmarks/bench.py                 # everything
+    python benchmarks/bench.py cycle drain     # only these sections
 
 Sections:
-  cycle   µs per API call of a steady send/receive/delete cycle: sqsmock vs botocore's Stubber
-          answering the same three calls with canned responses (the floor for any in-process
-          mock) vs moto (when installed).
+  cycle        µs per API call of a steady send/receive/delete cycle: sqsmock vs botocore's
+               Stubber answering the same three calls with canned responses (the floor for any
+               in-process mock) vs moto (when installed).
+  drain        send 500 messages in batches of 10, then receive 10 + delete batch until empty:
+               sqsmock vs moto; and 20 000 messages for sqsmock alone (linear: 40x the time).
+  depth        µs per operation (receive, change visibility, delete, through boto3) on a standard
+               queue holding 1 000 / 100 000 / 1 000 000 messages; moto at 1 000 and 10 000.
+  fifo         the same on a FIFO queue whose messages are spread over 1 000 message groups.
+  memory       bytes per stored small message at 1 000 000 messages (RSS of a fresh process),
+               with a tracemalloc breakdown.
+  persistence  the cycle in memory vs fakeredis vs a real Redis server; and the time to load
+               100 000 persisted messages when a mock starts.
+  chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
+               sections too when they were not chosen).
 
-Machines are noisy: every comparison interleaves its contenders in rounds and reports medians.
+Queues are filled through the engine (``Queue.send`` with ``Message`` objects built the way
+SendMessage builds them): boto3 calls are far too slow for a million messages. Operations are
+always measured through boto3, which is what users pay. Machines are noisy: every comparison
+interleaves its contenders in rounds and reports medians. Timings are reported, never asserted;
+the summary marks each ratio PASS or MISS against its target.
+
+Environment: SQSMOCK_BENCH_REDIS (default redis://127.0.0.1:6379/0) names the Redis server; keys
+go under a fresh ``sqsmock-bench-<uuid>:`` namespace and are deleted afterwards.
 """
 
 from __future__ import annotations
 
+import gc
+import hashlib
+import json
+import os
+import platform
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+import tracemalloc
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import boto3
 from botocore.stub import Stubber
 
+import sqsmock
 from sqsmock import mock_sqs
+from sqsmock._engine.message import Message, new_message_id
 
 REGION = "us-east-1"
+ACCOUNT = "123456789012"
 URL = "https://sqs.us-east-1.amazonaws.com/123456789012/bench"
+REDIS_URL = os.environ.get("SQSMOCK_BENCH_REDIS", "redis://127.0.0.1:6379/0")
+CHART = Path(__file__).resolve().parent.parent / "docs" / "benchmark-depth.png"
+
+DEPTHS = (1_000, 100_000, 1_000_000)
+MOTO_DEPTHS = (1_000, 10_000)
+FIFO_GROUPS = 1_000
+MEMORY_MESSAGES = 1_000_000
+LOAD_MESSAGES = 100_000
 
 
 def _client() -> Any:
     return boto3.client(
         "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
     )
+
+
+def _n(count: int) -> str:
+    """1000000 -> '1 000 000'."""
+    return f"{count:,}".replace(",", " ")
+
+
+# -- results --------------------------------------------------------------------------------
+
+
+@dataclass
+class Check:
+    """One reported figure; ``relation`` is "<=" or ">=" against ``target``, or "" (no target)."""
+
+    name: str
+    value: float
+    relation: str
+    target: float | None
+    unit: str
+    shown: str
+
+    @property
+    def verdict(self) -> str:
+        if self.target is None:
+            return "-"
+        ok = self.value <= self.target if self.relation == "<=" else self.value >= self.target
+        return "PASS" if ok else "MISS"
+
+    @property
+    def target_text(self) -> str:
+        if self.target is None:
+            return "(no target)"
+        return f"{self.relation} {self.target:g}{self.unit}"
+
+
+RESULTS: list[Check] = []
+SKIPPED: list[str] = []
+#: Chart series measured in this run: label -> {queue depth: µs per operation}.
+FIGURES: dict[str, dict[int, float]] = {}
+
+
+def _check(
+    name: str,
+    value: float,
+    relation: str = "",
+    target: float | None = None,
+    *,
+    unit: str = "x",
+    fmt: str = ".2f",
+    label: str | None = None,
+    note: str = "",
+) -> None:
+    """Print ``label = value (target ...)`` and keep the figure for the summary."""
+    check = Check(name, value, relation, target, unit, f"{value:{fmt}}{unit}")
+    RESULTS.append(check)
+    text = label if label is not None else name
+    wanted = f"(target {check.target_text}{note})" if target is not None else check.target_text
+    print(f"  {text} = {check.shown}   {wanted}")
+
+
+def _skip(what: str, why: str) -> None:
+    SKIPPED.append(f"{what}: {why}")
+    print(f"  {what}: skipped ({why})")
+
+
+# -- timing helpers -------------------------------------------------------------------------
 
 
 def _per_call(cycle: Callable[[], None], calls_per_cycle: int, cycles: int) -> float:
@@ -48,6 +153,62 @@ def _rounds(contenders: dict[str, Callable[[int], float]], rounds: int) -> dict[
         for name, run in contenders.items():
             samples[name].append(run(1))
     return {name: statistics.median(values) for name, values in samples.items()}
+
+
+# -- filling queues through the engine ------------------------------------------------------
+
+
+def _messages(start: int, count: int, sender: str, groups: int = 0) -> list[Message]:
+    """Small messages built as SendMessage builds them (FIFO: spread over ``groups`` groups)."""
+    md5 = hashlib.md5
+    out = []
+    for i in range(start, start + count):
+        body = f'{{"order": {i}, "status": "new"}}'
+        data = body.encode("utf-8")
+        out.append(
+            Message(
+                new_message_id(),
+                body,
+                md5(data).hexdigest(),
+                sender_id=sender,
+                size=len(data),
+                group_id=f"group-{i % groups}" if groups else None,
+                dedup_id=f"dedup-{i}" if groups else None,
+            )
+        )
+    return out
+
+
+class _Filler:
+    """Fills one sqsmock queue through the engine and keeps its depth steady while measuring."""
+
+    def __init__(self, queue: Any, groups: int = 0) -> None:
+        self.queue = queue
+        self.groups = groups
+        self.sent = 0
+
+    def fill(self, count: int, chunk: int = 10_000) -> float:
+        """Send ``count`` messages in chunks (one ``queue.send`` each); returns seconds."""
+        start = time.perf_counter()
+        end = self.sent + count
+        while self.sent < end:
+            size = min(chunk, end - self.sent)
+            batch = _messages(self.sent, size, self.queue.account, self.groups)
+            self.queue.send(batch, [None] * size)
+            self.sent += size
+        return time.perf_counter() - start
+
+
+def _rss() -> int | None:
+    """Resident set size of this process in bytes (Linux), or None."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# -- cycle ----------------------------------------------------------------------------------
 
 
 def _sqsmock_cycle() -> Callable[[int], float]:
@@ -128,19 +289,614 @@ def bench_cycle() -> None:
     result = _rounds(contenders, rounds=7)
     for name, value in result.items():
         print(f"  {name:8s} {value:8.1f} µs/call")
-    ratio = result["sqsmock"] / result["stubber"]
-    print(f"  sqsmock / stubber = {ratio:.2f}x   (target <= 1.5x)")
+    _check(
+        "cycle: sqsmock / stubber",
+        result["sqsmock"] / result["stubber"],
+        "<=",
+        1.5,
+        label="sqsmock / stubber",
+    )
     if "moto" in result:
-        print(f"  moto / sqsmock    = {result['moto'] / result['sqsmock']:.1f}x   (target >= 3x)")
+        _check(
+            "cycle: moto / sqsmock",
+            result["moto"] / result["sqsmock"],
+            ">=",
+            3,
+            fmt=".1f",
+            label="moto / sqsmock   ",
+        )
+    else:
+        _skip("cycle: moto", "moto is not installed")
 
 
-SECTIONS: dict[str, Callable[[], None]] = {"cycle": bench_cycle}
+# -- drain ----------------------------------------------------------------------------------
+
+
+def _drain(client: Any, url: str, count: int) -> float:
+    """Send ``count`` messages in batches of 10, then receive/delete in tens until empty; s."""
+    start = time.perf_counter()
+    for base in range(0, count, 10):
+        entries = [
+            {"Id": str(j), "MessageBody": f"message {base + j}"}
+            for j in range(min(10, count - base))
+        ]
+        client.send_message_batch(QueueUrl=url, Entries=entries)
+    drained = 0
+    while True:
+        messages = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages")
+        if not messages:
+            break
+        client.delete_message_batch(
+            QueueUrl=url,
+            Entries=[
+                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)
+            ],
+        )
+        drained += len(messages)
+    elapsed = time.perf_counter() - start
+    if drained != count:
+        raise RuntimeError(f"drained {drained} messages of {count}")
+    return elapsed
+
+
+def _sqsmock_drain(count: int) -> float:
+    with mock_sqs():
+        client = _client()
+        url = client.create_queue(QueueName="drain")["QueueUrl"]
+        gc.collect()
+        return _drain(client, url, count)
+
+
+def _moto_drain(count: int) -> float | None:
+    try:
+        from moto import mock_aws
+    except ImportError:
+        return None
+    with mock_aws():
+        client = _client()
+        url = client.create_queue(QueueName="drain")["QueueUrl"]
+        gc.collect()
+        return _drain(client, url, count)
+
+
+def bench_drain() -> None:
+    small, large, rounds = 500, 20_000, 5
+    print(
+        f"== drain: send N messages in batches of 10, then receive 10 + delete batch until "
+        f"empty (median of {rounds}; moto one run)"
+    )
+    _sqsmock_drain(small)  # warm up
+    samples: dict[int, list[float]] = {small: [], large: []}
+    moto: float | None = None
+    for i in range(rounds):
+        samples[small].append(_sqsmock_drain(small))
+        if i == rounds // 2:
+            moto = _moto_drain(small)
+        samples[large].append(_sqsmock_drain(large))
+    result = {count: statistics.median(values) for count, values in samples.items()}
+    for count, seconds in result.items():
+        print(
+            f"  sqsmock N={_n(count):7s} {seconds * 1e3:10.1f} ms   "
+            f"({seconds / count * 1e6:.1f} µs per message)"
+        )
+    if moto is not None:
+        print(
+            f"  moto    N={_n(small):7s} {moto * 1e3:10.1f} ms   "
+            f"({moto / small * 1e6:.1f} µs per message)"
+        )
+        _check(
+            "drain 500: moto / sqsmock",
+            moto / result[small],
+            ">=",
+            10,
+            fmt=".0f",
+            label="moto / sqsmock (N=500)",
+        )
+    else:
+        _skip("drain: moto", "moto is not installed")
+    scale = large / small
+    _check(
+        "drain: 20 000 / 500",
+        result[large] / result[small],
+        "<=",
+        1.3 * scale,
+        unit="",
+        fmt=".1f",
+        label="drain(20 000) / drain(500)",
+        note=f" = 1.3 x {scale:g}: linear",
+    )
+
+
+# -- depth and fifo -------------------------------------------------------------------------
+
+
+class _DepthProbe:
+    """receive + change visibility + delete through boto3 on one queue of a steady depth."""
+
+    def __init__(self, client: Any, url: str, refill: Callable[[], object]) -> None:
+        self.client = client
+        self.url = url
+        self.refill = refill
+
+    def run(self, cycles: int) -> float:
+        """µs per operation over ``cycles`` cycles; one message is added back (untimed) after
+        each, so the depth does not drift."""
+        client, url, clock = self.client, self.url, time.perf_counter
+        total = 0.0
+        for _ in range(cycles):
+            start = clock()
+            message = client.receive_message(QueueUrl=url)["Messages"][0]
+            handle = message["ReceiptHandle"]
+            client.change_message_visibility(
+                QueueUrl=url, ReceiptHandle=handle, VisibilityTimeout=60
+            )
+            client.delete_message(QueueUrl=url, ReceiptHandle=handle)
+            total += clock() - start
+            self.refill()
+        return total / (cycles * 3) * 1e6
+
+
+def _sqsmock_depths(fifo: bool, rounds: int = 7, cycles: int = 300) -> dict[int, float]:
+    """µs per operation at each of DEPTHS, measured in interleaved rounds in one mock."""
+    groups = FIFO_GROUPS if fifo else 0
+    suffix = ".fifo" if fifo else ""
+    attributes = {"FifoQueue": "true"} if fifo else {}
+    with mock_sqs() as mock:
+        client = _client()
+        probes: dict[int, _DepthProbe] = {}
+        for depth in DEPTHS:
+            name = f"depth-{depth}{suffix}"
+            url = client.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+            filler = _Filler(mock.backend.get(REGION, ACCOUNT, name), groups)
+            seconds = filler.fill(depth)
+            print(f"  filled {_n(depth):>9s} messages through the engine in {seconds:6.2f} s")
+            probes[depth] = _DepthProbe(client, url, lambda f=filler: f.fill(1))
+        gc.collect()
+        for probe in probes.values():
+            probe.run(100)  # warm up
+        samples: dict[int, list[float]] = {depth: [] for depth in DEPTHS}
+        for _ in range(rounds):
+            for depth, probe in probes.items():
+                samples[depth].append(probe.run(cycles))
+        for depth, probe in probes.items():
+            queue = mock.backend.get(REGION, ACCOUNT, probe.url.rsplit("/", 1)[1])
+            visible, inflight, delayed = queue.counts()
+            if (visible + inflight + delayed) != depth:
+                raise RuntimeError(f"queue of depth {depth} holds {visible + inflight + delayed}")
+        del probes
+    gc.collect()
+    return {depth: statistics.median(values) for depth, values in samples.items()}
+
+
+def _moto_depths(rounds: int = 3, budget: float = 60.0) -> dict[int, float] | None:
+    """moto's µs per operation at MOTO_DEPTHS (filled through moto's backend: its SendMessage
+    costs O(depth), so filling 10 000 through boto3 takes many minutes). A depth whose
+    estimated measuring time exceeds ``budget`` seconds is left out."""
+    try:
+        from moto import mock_aws
+        from moto.sqs.models import Message as MotoMessage
+        from moto.sqs.models import sqs_backends
+    except ImportError:
+        return None
+    out: dict[int, float] = {}
+    with mock_aws():
+        client = _client()
+        backend = sqs_backends[ACCOUNT][REGION]
+        for depth in MOTO_DEPTHS:
+            cycles = max(5, 20_000 // depth)
+            if out:
+                previous = max(out)
+                estimate = out[previous] * depth / previous * 3 * cycles * (rounds + 1) / 1e6
+                if estimate > budget:
+                    _skip(f"depth: moto at {_n(depth)}", f"estimated {estimate:.0f} s > {budget:g}")
+                    break
+            name = f"depth-{depth}"
+            url = client.create_queue(QueueName=name)["QueueUrl"]
+            queue = backend.get_queue(name)
+            counter = iter(range(10**9))
+
+            def add(queue: Any = queue, counter: Iterator[int] = counter) -> None:
+                message = MotoMessage(str(uuid.uuid4()), f'{{"order": {next(counter)}}}')
+                message.mark_sent()
+                queue.add_message(message)
+
+            start = time.perf_counter()
+            for _ in range(depth):
+                add()
+            print(
+                f"  moto: filled {_n(depth):>6s} messages through its backend in "
+                f"{time.perf_counter() - start:6.2f} s"
+            )
+            probe = _DepthProbe(client, url, add)
+            probe.run(1)  # warm up
+            gc.collect()
+            out[depth] = statistics.median(probe.run(cycles) for _ in range(rounds))
+    gc.collect()
+    return out
+
+
+def _report_depths(kind: str, result: dict[int, float]) -> None:
+    for depth, value in result.items():
+        print(f"  sqsmock {kind:8s} depth {_n(depth):>9s} {value:8.1f} µs/op")
+    base = DEPTHS[0]
+    _check(
+        f"{kind}: depth 100 000 / 1 000",
+        result[100_000] / result[base],
+        "<=",
+        1.5,
+        label=f"depth {_n(100_000)} / depth {_n(base)}",
+    )
+    _check(
+        f"{kind}: depth 1 000 000 / 1 000",
+        result[1_000_000] / result[base],
+        label=f"depth {_n(1_000_000)} / depth {_n(base)}",
+    )
+
+
+def bench_depth() -> None:
+    print(
+        "== depth: standard queue, receive + change visibility + delete through boto3 "
+        "(µs per operation, median of rounds)"
+    )
+    result = _sqsmock_depths(fifo=False)
+    FIGURES["sqsmock, standard queue"] = result
+    _report_depths("standard", result)
+    moto = _moto_depths()
+    if moto is None:
+        _skip("depth: moto", "moto is not installed")
+        return
+    FIGURES["moto, standard queue"] = moto
+    for depth, value in moto.items():
+        print(f"  moto    standard depth {_n(depth):>9s} {value:8.1f} µs/op")
+    for depth, value in moto.items():
+        if depth in result:
+            _check(
+                f"depth {_n(depth)}: moto / sqsmock",
+                value / result[depth],
+                fmt=".0f",
+                label=f"moto / sqsmock at depth {_n(depth)}",
+            )
+
+
+def bench_fifo() -> None:
+    print(
+        f"== fifo: FIFO queue, {_n(FIFO_GROUPS)} message groups, receive + change visibility + "
+        "delete through boto3 (µs per operation, median of rounds)"
+    )
+    result = _sqsmock_depths(fifo=True)
+    FIGURES["sqsmock, FIFO queue"] = result
+    _report_depths("fifo", result)
+
+
+# -- memory ---------------------------------------------------------------------------------
+
+
+def _rss_probe(count: int) -> None:
+    """Run in a fresh interpreter: RSS growth from filling one queue with ``count`` messages."""
+    with mock_sqs() as mock:
+        _client().create_queue(QueueName="memory")
+        filler = _Filler(mock.backend.get(REGION, ACCOUNT, "memory"))
+        gc.collect()
+        before = _rss()
+        seconds = filler.fill(count)
+        gc.collect()
+        after = _rss()
+        grown = None if before is None or after is None else after - before
+        print(json.dumps({"rss": grown, "seconds": seconds}))
+
+
+def bench_memory() -> None:
+    count = MEMORY_MESSAGES
+    print(f"== memory: one standard queue holding {_n(count)} small messages (~33-byte bodies)")
+    probe = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--rss-probe", str(count)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    measured = json.loads(probe.stdout.strip().splitlines()[-1])
+    print(f"  filled {_n(count)} messages in a fresh interpreter in {measured['seconds']:.2f} s")
+    if measured["rss"] is not None:
+        per_message = measured["rss"] / count
+        print(f"  RSS growth          {measured['rss'] / 2**20:8.1f} MiB")
+        _check(
+            "memory: RSS bytes / message",
+            per_message,
+            "<=",
+            1024,
+            unit=" B",
+            fmt=".0f",
+            label="RSS per message    ",
+        )
+    else:
+        _skip("memory: RSS", "/proc/self/statm is not readable on this system")
+
+    sample = LOAD_MESSAGES
+    print(f"  tracemalloc breakdown while filling {_n(sample)} messages (bytes per message):")
+    with mock_sqs() as mock:
+        _client().create_queue(QueueName="traced")
+        filler = _Filler(mock.backend.get(REGION, ACCOUNT, "traced"))
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.take_snapshot()
+            filler.fill(sample)
+            gc.collect()
+            after = tracemalloc.take_snapshot()
+        finally:
+            tracemalloc.stop()
+    root = Path(sqsmock.__file__).resolve().parent.parent
+    total = 0
+    for stat in after.compare_to(before, "filename"):
+        if stat.size_diff <= 0:
+            continue
+        total += stat.size_diff
+        where = Path(stat.traceback[0].filename)
+        shown = where.relative_to(root) if where.is_relative_to(root) else where.name
+        if stat.size_diff / sample >= 1:
+            print(f"    {stat.size_diff / sample:7.0f}  {shown}")
+    print(
+        f"    {total / sample:7.0f}  total traced (benchmarks/bench.py builds the messages: "
+        "object, id, body and MD5)"
+    )
+    _check(
+        "memory: traced bytes / message",
+        total / sample,
+        unit=" B",
+        fmt=".0f",
+        label="traced per message ",
+    )
+    del filler, before, after
+    gc.collect()
+
+
+# -- persistence ----------------------------------------------------------------------------
+
+
+def _namespace() -> str:
+    return f"sqsmock-bench-{uuid.uuid4().hex}:"
+
+
+def _drop_namespace(client: Any, namespace: str) -> None:
+    keys = list(client.scan_iter(match=namespace + "*", count=1000))
+    for i in range(0, len(keys), 1000):
+        client.delete(*keys[i : i + 1000])
+
+
+def _redis_client() -> Any | None:
+    try:
+        import redis
+    except ImportError:
+        return None
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except Exception:
+        return None
+    return client
+
+
+def _fakeredis_factory() -> Callable[[], Any] | None:
+    try:
+        import fakeredis
+    except ImportError:
+        return None
+    return lambda: fakeredis.FakeRedis(server=fakeredis.FakeServer())
+
+
+def _persisted_cycle(make_store: Callable[[], Any] | None) -> Callable[[int], float]:
+    """The cycle of ``cycle`` with ``persistence=make_store()`` (None: in memory)."""
+
+    def run(_: int) -> float:
+        store = make_store() if make_store is not None else None
+        namespace = _namespace()
+        try:
+            with mock_sqs(persistence=store, namespace=namespace):
+                client = _client()
+                url = client.create_queue(QueueName="bench")["QueueUrl"]
+
+                def cycle() -> None:
+                    client.send_message(QueueUrl=url, MessageBody="hello")
+                    message = client.receive_message(QueueUrl=url)["Messages"][0]
+                    client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+
+                _per_call(cycle, 3, 50)  # warm up
+                return _per_call(cycle, 3, 300)
+        finally:
+            if store is not None:
+                _drop_namespace(store, namespace)
+
+    return run
+
+
+def _load_time(store: Any, count: int, runs: int) -> tuple[float, float]:
+    """(seconds to fill ``count`` persisted messages, median seconds to start a mock on them)."""
+    namespace = _namespace()
+    try:
+        with mock_sqs(persistence=store, namespace=namespace) as mock:
+            _client().create_queue(QueueName="persisted")
+            filler = _Filler(mock.backend.get(REGION, ACCOUNT, "persisted"))
+            filled = filler.fill(count, chunk=1_000)  # one commit per chunk
+        del filler
+        samples = []
+        for _ in range(runs):
+            gc.collect()
+            loaded = mock_sqs(persistence=store, namespace=namespace)
+            start = time.perf_counter()
+            loaded.start()
+            samples.append(time.perf_counter() - start)
+            held = sum(loaded.backend.get(REGION, ACCOUNT, "persisted").counts())
+            loaded.stop()
+            if held != count:
+                raise RuntimeError(f"loaded {held} messages of {count}")
+        return filled, statistics.median(samples)
+    finally:
+        _drop_namespace(store, namespace)
+
+
+def bench_persistence() -> None:
+    print(
+        "== persistence: steady send/receive/delete cycle (µs per call, median of rounds); "
+        f"Redis at {REDIS_URL}"
+    )
+    real = _redis_client()
+    fake = _fakeredis_factory()
+    contenders: dict[str, Callable[[int], float]] = {"memory": _persisted_cycle(None)}
+    if fake is not None:
+        contenders["fakeredis"] = _persisted_cycle(fake)
+    if real is not None:
+        contenders["redis"] = _persisted_cycle(lambda: real)
+    result = _rounds(contenders, rounds=7)
+    for name, value in result.items():
+        print(f"  {name:9s} {value:8.1f} µs/call")
+    if "redis" in result:
+        _check(
+            "persistence: redis / memory",
+            result["redis"] / result["memory"],
+            "<=",
+            3,
+            label="redis / memory    ",
+        )
+    else:
+        _skip("persistence: redis", f"no Redis server answers at {REDIS_URL} (or no redis-py)")
+    if "fakeredis" in result:
+        _check(
+            "persistence: fakeredis / memory",
+            result["fakeredis"] / result["memory"],
+            label="fakeredis / memory",
+        )
+    else:
+        _skip("persistence: fakeredis", "fakeredis is not installed")
+
+    count = LOAD_MESSAGES
+    print(f"== persistence: start a mock on {_n(count)} persisted messages (seconds)")
+    stores: list[tuple[str, Any, int]] = []
+    if real is not None:
+        stores.append(("redis", real, 3))
+    if fake is not None:
+        stores.append(("fakeredis", fake(), 1))
+    for name, store, runs in stores:
+        filled, loaded = _load_time(store, count, runs)
+        how = f"median of {runs}" if runs > 1 else "one run"
+        print(f"  {name:9s} load {loaded:6.2f} s ({how}; filling them took {filled:.2f} s)")
+        _check(
+            f"persistence: load {_n(count)} from {name}",
+            loaded,
+            unit=" s",
+            fmt=".2f",
+            label=f"{name} load time",
+        )
+    if real is not None:
+        real.close()
+
+
+# -- chart ----------------------------------------------------------------------------------
+
+
+def bench_chart() -> None:
+    print(f"== chart: {CHART.relative_to(CHART.parent.parent)}")
+    if not FIGURES:
+        _skip("chart", "no depth figures measured in this run")
+        return
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        _skip("chart", "matplotlib is not installed")
+        return
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
+    styles = {
+        "sqsmock, standard queue": ("o-", "tab:blue"),
+        "sqsmock, FIFO queue": ("s-", "tab:green"),
+        "moto, standard queue": ("^-", "tab:red"),
+    }
+    for label, points in FIGURES.items():
+        depths = sorted(points)
+        values = [points[d] for d in depths]
+        marker, color = styles.get(label, ("o-", None))
+        ax.plot(depths, values, marker, color=color, label=label)
+        for depth, value in zip(depths, values, strict=True):
+            text = f"{value:.0f} µs" if value < 10_000 else f"{value / 1e3:.0f} ms"
+            ax.annotate(
+                text,
+                (depth, value),
+                textcoords="offset points",
+                xytext=(0, 7),
+                ha="center",
+                fontsize=8,
+                color=color,
+            )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("messages in the queue")
+    ax.set_ylabel("µs per operation (log scale)")
+    ax.set_title(
+        "Cost per operation vs queue depth\n(receive, change visibility, delete via boto3)"
+    )
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.text(
+        0.99,
+        0.01,
+        f"sqsmock {sqsmock.__version__}, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}; median of interleaved rounds",
+        ha="right",
+        va="bottom",
+        fontsize=7,
+        color="gray",
+    )
+    fig.tight_layout()
+    CHART.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(CHART)
+    plt.close(fig)
+    print(f"  wrote {CHART}")
+
+
+# -- summary --------------------------------------------------------------------------------
+
+
+def summary() -> None:
+    print("== summary")
+    width = max(len(c.name) for c in RESULTS)
+    print(f"  {'figure':{width}s}  {'value':>10s}  {'target':>12s}  result")
+    for c in RESULTS:
+        print(f"  {c.name:{width}s}  {c.shown:>10s}  {c.target_text:>12s}  {c.verdict}")
+    for line in SKIPPED:
+        print(f"  skipped: {line}")
+    targeted = [c for c in RESULTS if c.target is not None]
+    missed = [c for c in targeted if c.verdict == "MISS"]
+    print(f"  {len(targeted) - len(missed)} of {len(targeted)} targets met")
+
+
+SECTIONS: dict[str, Callable[[], None]] = {
+    "cycle": bench_cycle,
+    "drain": bench_drain,
+    "depth": bench_depth,
+    "fifo": bench_fifo,
+    "memory": bench_memory,
+    "persistence": bench_persistence,
+    "chart": bench_chart,
+}
 
 
 def main(argv: list[str]) -> None:
-    chosen = argv or list(SECTIONS)
-    for name in chosen:
-        SECTIONS[name]()
+    if argv[:1] == ["--rss-probe"]:
+        _rss_probe(int(argv[1]))
+        return
+    unknown = [name for name in argv if name not in SECTIONS]
+    if unknown:
+        sys.exit(f"unknown section {unknown[0]!r}; choose from: {', '.join(SECTIONS)}")
+    chosen = set(argv or SECTIONS)
+    if "chart" in chosen:
+        chosen |= {"depth", "fifo"}  # the chart is drawn from figures measured in this run
+    start = time.perf_counter()
+    for name, section in SECTIONS.items():
+        if name in chosen:
+            section()
+    summary()
+    print(f"  wall time {time.perf_counter() - start:.1f} s")
 
 
 if __name__ == "__main__":

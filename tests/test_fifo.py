@@ -786,3 +786,56 @@ def test_standard_queue_group_does_not_block(sqs_client):
     first = receive(sqs_client, url, count=1)
     second = receive(sqs_client, url, count=1)
     assert sorted(bodies(first + second)) == ["a0", "a1"]
+
+
+# -- the head rule: a group is ready when its first message is visible -------------------------
+
+
+def _send_group(client: Any, url: str, *bodies: str, group: str = "g") -> None:
+    for body in bodies:
+        client.send_message(
+            QueueUrl=url, MessageBody=body, MessageGroupId=group, MessageDeduplicationId=body
+        )
+
+
+def test_head_made_visible_unblocks_while_later_messages_are_in_flight(sqs_client, fifo_url):
+    _send_group(sqs_client, fifo_url, "A", "B", "C")
+    got = sqs_client.receive_message(QueueUrl=fifo_url, MaxNumberOfMessages=2)["Messages"]
+    assert [m["Body"] for m in got] == ["A", "B"]
+    sqs_client.change_message_visibility(
+        QueueUrl=fifo_url, ReceiptHandle=got[0]["ReceiptHandle"], VisibilityTimeout=0
+    )
+    again = sqs_client.receive_message(QueueUrl=fifo_url, MaxNumberOfMessages=10)["Messages"]
+    assert [m["Body"] for m in again] == ["A"]  # never C ahead of B, still in flight
+
+
+def test_head_that_lapses_unblocks_while_a_later_message_was_extended(
+    sqs_client, sqs_mock, fifo_url
+):
+    _send_group(sqs_client, fifo_url, "A", "B", "C")
+    got = sqs_client.receive_message(
+        QueueUrl=fifo_url, MaxNumberOfMessages=2, VisibilityTimeout=30
+    )["Messages"]
+    sqs_client.change_message_visibility(
+        QueueUrl=fifo_url, ReceiptHandle=got[1]["ReceiptHandle"], VisibilityTimeout=300
+    )
+    sqs_mock.clock.advance(31)
+    again = sqs_client.receive_message(QueueUrl=fifo_url, MaxNumberOfMessages=10)["Messages"]
+    assert [m["Body"] for m in again] == ["A"]
+
+
+def test_attempt_id_retry_after_the_visibility_lapsed_is_a_new_receive(
+    sqs_client, sqs_mock, fifo_url
+):
+    _send_group(sqs_client, fifo_url, "A")
+    first = sqs_client.receive_message(
+        QueueUrl=fifo_url, VisibilityTimeout=10, ReceiveRequestAttemptId="try-1"
+    )["Messages"][0]
+    sqs_mock.clock.advance(11)
+    retry = sqs_client.receive_message(
+        QueueUrl=fifo_url, VisibilityTimeout=10, ReceiveRequestAttemptId="try-1"
+    )["Messages"][0]
+    assert retry["MessageId"] == first["MessageId"]
+    assert retry["ReceiptHandle"] != first["ReceiptHandle"]  # a fresh receive, a fresh handle
+    assert sqs_client.receive_message(QueueUrl=fifo_url).get("Messages") is None
+    sqs_client.delete_message(QueueUrl=fifo_url, ReceiptHandle=retry["ReceiptHandle"])

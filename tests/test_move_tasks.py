@@ -373,3 +373,22 @@ def test_task_fails_when_destination_is_deleted(setup):
     assert isinstance(task["FailureReason"], str)
     assert task["FailureReason"]
     assert "TaskHandle" not in task
+
+
+# --- messages without a source ---------------------------------------------------------------
+
+
+def test_message_without_an_original_source_stays_in_the_dead_letter_queue(setup):
+    """Sent straight to the DLQ, it has no source to return to: the task fails, the message
+    stays where it was, as it was."""
+    setup.client.send_message(QueueUrl=setup.dlq, MessageBody="orphan")
+    got = setup.client.receive_message(QueueUrl=setup.dlq, VisibilityTimeout=0)["Messages"]
+    message_id = got[0]["MessageId"]
+    setup.start()
+    task = setup.run(60)
+    assert task["Status"] == "FAILED"
+    assert task["FailureReason"]
+    (view,) = setup.mock.peek("dlq")
+    assert (view.message_id, view.body, view.receive_count) == (message_id, "orphan", 1)
+    setup.mock.clock.advance(4 * 86400 - 120)  # well inside the retention period
+    assert [v.body for v in setup.mock.peek("dlq")] == ["orphan"]

@@ -162,3 +162,29 @@ def test_add_permission_to_unknown_queue(sqs_client):
 def test_add_permission_by_queue_name(sqs_client, queue_url):
     add(sqs_client, "shared", "by-name", ["111122223333"], ["SendMessage"])
     assert policy_of(sqs_client, queue_url)["Statement"][0]["Sid"] == "by-name"
+
+
+def test_concurrent_add_permission_calls_keep_every_statement(sqs_client, queue_url):
+    import threading
+
+    import boto3
+
+    clients = [boto3.client("sqs", region_name="us-east-1") for _ in range(8)]
+    errors: list[BaseException] = []
+
+    def add_labels(n: int) -> None:
+        try:
+            for i in range(10):
+                add(clients[n], queue_url, f"t{n}-{i}", ["111122223333"], ["SendMessage"])
+        except BaseException as exc:  # handed to the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=add_labels, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors
+    policy = policy_of(sqs_client, queue_url)
+    assert policy is not None
+    assert len(policy["Statement"]) == 80

@@ -41,6 +41,7 @@ from persist_support import (
 
 import sqsmock
 from sqsmock import Clock, FrozenClock, MockSQS, PersistenceError, mock_sqs
+from sqsmock._errors import SqsError
 from sqsmock._interception import active as active_mock
 
 T0 = 1_700_000_000.0
@@ -1960,3 +1961,66 @@ def test_persistence_must_be_a_client_or_url() -> None:
 def test_namespace_must_not_be_empty(store: Store) -> None:
     with pytest.raises(ValueError, match="namespace"):
         mock_sqs(persistence=store.client, namespace="")
+
+
+# -- calls racing DeleteQueue and reset, moves that fail half-way ---------------------------
+
+
+def test_a_call_that_found_the_queue_before_it_was_deleted_writes_nothing(
+    sqs: Persistent, client: Any, store: Store
+) -> None:
+    from sqsmock._engine.message import Message
+
+    url = client.create_queue(QueueName="q")["QueueUrl"]
+    queue = sqs.handle.backend.get(REGION, ACCOUNT, "q")  # looked up, then the queue goes
+    client.delete_queue(QueueUrl=url)
+    late = Message("late-message-id", "late", "d41d8cd98f00b204e9800998ecf8427e", size=4)
+    with pytest.raises(SqsError) as exc:
+        queue.send([late], [None])
+    assert exc.value.error == "QueueDoesNotExist"
+    assert store.meta("q") is None
+    assert store.messages("q") == {}
+    sqs.restart()
+    assert "QueueUrls" not in client.list_queues()
+
+
+def test_a_queue_that_is_its_own_dead_letter_queue_keeps_its_message(
+    sqs: Persistent, client: Any, store: Store
+) -> None:
+    url = client.create_queue(QueueName="loop")["QueueUrl"]
+    policy = {"deadLetterTargetArn": ARN_PREFIX + "loop", "maxReceiveCount": 1}
+    client.set_queue_attributes(QueueUrl=url, Attributes={"RedrivePolicy": json.dumps(policy)})
+    client.send_message(QueueUrl=url, MessageBody="x")
+    assert bodies(receive(client, url, VisibilityTimeout=0)) == ["x"]
+    assert receive(client, url) == []  # moved to the dead-letter queue: itself
+    assert stored_bodies(store, "loop") == ["x"]
+    sqs.restart()
+    assert [v.body for v in sqs.handle.peek("loop")] == ["x"]
+
+
+def test_a_failed_write_of_move_task_progress_changes_nothing(
+    fsqs: Persistent, faulty: FaultyRedis, client: Any, store: Store
+) -> None:
+    dlq = client.create_queue(QueueName="dlq")["QueueUrl"]
+    policy = {"deadLetterTargetArn": ARN_PREFIX + "dlq", "maxReceiveCount": 1}
+    client.create_queue(QueueName="src", Attributes={"RedrivePolicy": json.dumps(policy)})
+    other = client.create_queue(QueueName="other")["QueueUrl"]
+    client.send_message(QueueUrl=dlq, MessageBody="m")
+    client.start_message_move_task(
+        SourceArn=ARN_PREFIX + "dlq",
+        DestinationArn=ARN_PREFIX + "other",
+        MaxNumberOfMessagesPerSecond=1,
+    )
+    faulty.fail = True
+    fsqs.advance(5)  # the move is due, its write fails; advance() itself does not raise
+    with pytest.raises(PersistenceError):
+        client.list_message_move_tasks(SourceArn=ARN_PREFIX + "dlq")
+    faulty.fail = False
+    task = client.list_message_move_tasks(SourceArn=ARN_PREFIX + "dlq")["Results"][0]
+    assert (task["Status"], task["ApproximateNumberOfMessagesMoved"]) == ("COMPLETED", 1)
+    assert stored_bodies(store, "other") == ["m"] and stored_bodies(store, "dlq") == []
+    fsqs.restart()
+    task = client.list_message_move_tasks(SourceArn=ARN_PREFIX + "dlq")["Results"][0]
+    assert (task["Status"], task["ApproximateNumberOfMessagesMoved"]) == ("COMPLETED", 1)
+    assert bodies(receive(client, other)) == ["m"]
+    assert receive(client, dlq) == []

@@ -1,15 +1,16 @@
 """The FIFO queue engine: message groups, a rotation of ready groups, deduplication.
 
 Each message group keeps its messages in send order (a deque; removed messages are skipped and
-dropped lazily when they reach the front). A group is *ready* when nothing of it is in flight and
-its first live message is visible; ready groups wait in ``_rotation`` (an ordered dict used as a
-queue), so receive never looks at a blocked group:
+dropped lazily when they reach the front). A group is *ready* when its first live message (its
+head) is visible; ready groups wait in ``_rotation`` (an ordered dict used as a queue), so
+receive never looks at a blocked group:
 
 * receive pops the first ready group, hands out its messages from the front while they are
-  visible (up to the count), then moves to the next group -- O(k + groups visited);
-* a group that delivered is blocked (something of it is in flight) and leaves the rotation; when
-  its last in-flight message is deleted, lapses or is set visible, and its front message is
-  visible, it rejoins at the back. Messages behind an invisible front are never returned.
+  visible (up to the count), stopping at the first one that is not -- so nothing is ever
+  returned ahead of an invisible message of its group -- then moves to the next group:
+  O(k + groups visited);
+* a group that delivered has an in-flight head and leaves the rotation; when its head is deleted,
+  lapses or is set visible (and the new head is visible), it rejoins at the back.
 
 Deduplication ids live ``DEDUP_WINDOW`` seconds from the first send (kept after delete), expired
 through a heap ordered by deadline, so the cache cannot grow without bound. The scope (queue or
@@ -38,12 +39,11 @@ SEQUENCE_BASE = 18_000_000_000_000_000_000
 
 
 class _Group:
-    __slots__ = ("inflight", "key", "messages")
+    __slots__ = ("key", "messages")
 
     def __init__(self, key: str) -> None:
         self.key = key
         self.messages: deque[Message] = deque()
-        self.inflight = 0
 
     def head(self) -> Message | None:
         """The first live message (dropping removed ones from the front)."""
@@ -120,13 +120,12 @@ class FifoQueue(Queue):
     # -- group readiness --------------------------------------------------------------------
 
     def _refresh(self, group: _Group) -> None:
-        """Keep the invariant: in the rotation iff nothing in flight and the front is visible."""
+        """Keep the invariant: a group is in the rotation iff its head is visible."""
         head = group.head()
         if head is None:
             self._rotation.pop(group.key, None)
-            if group.inflight == 0:
-                del self._groups[group.key]
-        elif group.inflight == 0 and head.state == VISIBLE:
+            del self._groups[group.key]
+        elif head.state == VISIBLE:
             if group.key not in self._rotation:
                 self._rotation[group.key] = None
         else:
@@ -136,9 +135,6 @@ class FifoQueue(Queue):
         m.state = VISIBLE
         self.n_visible += 1
         self._refresh(self._groups[m.group_id or ""])
-
-    def _left_inflight(self, m: Message) -> None:
-        self._groups[m.group_id or ""].inflight -= 1
 
     def _removed(self, m: Message) -> None:
         if not self._taking:
@@ -150,6 +146,7 @@ class FifoQueue(Queue):
         self, max_messages: int, vt: int, wait: float, attempt_id: str | None, dead: list[Message]
     ) -> list[Received]:
         now = self.clock.now()
+        self._advance(now)  # a lapse since the first attempt voids it
         self._expire(now)
         if attempt_id is not None:
             cached = self._attempts.get(attempt_id)
@@ -191,11 +188,7 @@ class FifoQueue(Queue):
             self._taking = False
         return out
 
-    def _deliver(self, m: Message, vt: int, now: float) -> Received:
-        self._groups[m.group_id or ""].inflight += 1
-        return super()._deliver(m, vt, now)
-
-    def take_visible(self, limit: int) -> list[Message]:
+    def take_visible(self, limit: int) -> tuple[list[Message], int]:
         """Remove up to ``limit`` messages from the fronts of ready groups, in group order."""
         with self._session():
             self._advance(self.clock.now())
@@ -209,7 +202,7 @@ class FifoQueue(Queue):
                     continue
                 self._remove(head, record=False)  # refreshes the group; it keeps its place
                 out.append(head)
-            return out
+            return out, self.reloads
 
     # -- deleting ---------------------------------------------------------------------------
 
@@ -227,9 +220,6 @@ class FifoQueue(Queue):
             group = self._groups[key] = _Group(key)
         group.messages.append(m)
         super()._restore_message(m, now)
-
-    def _restored_inflight(self, m: Message) -> None:
-        self._groups[m.group_id or ""].inflight += 1
 
     def _restored(self, record: QueueRecord, now: float) -> None:
         self._rotation = OrderedDict()

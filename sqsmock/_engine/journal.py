@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .._errors import SqsError
 from .._store import Op, QueueRecord, Store
 from .message import DELAYED, INFLIGHT, VISIBLE, Message
 from .records import (
@@ -51,6 +52,9 @@ class _Session:
     def __enter__(self) -> None:
         queue = self.queue
         queue.lock.acquire()
+        if queue.deleted:  # deleted between the lookup and now
+            queue.lock.release()
+            raise SqsError("QueueDoesNotExist")
         if queue.stale:
             try:
                 queue._reload()
@@ -62,7 +66,10 @@ class _Session:
         queue = self.queue
         try:
             if queue._ops:
-                queue._flush()
+                if queue.deleted:  # deleted while this call ran: its writes go with the queue
+                    queue._ops = []
+                else:
+                    queue._flush()
         finally:
             queue.lock.release()
 
@@ -75,6 +82,7 @@ class Journaled:
     region: str
     account: str
     fifo: bool
+    deleted: bool
     clock: Clock
     lock: threading.Lock
     attributes: dict[str, str]
@@ -92,6 +100,8 @@ class Journaled:
 
     qid: str
     stale: bool
+    #: How often the queue was reloaded from the store (moves compare it, see _dead_letter).
+    reloads: int = 0
     _ops: list[Op] | None
     _store: Store | None
     _on_failure: Callable[[set[str]], None] | None
@@ -118,9 +128,7 @@ class Journaled:
 
     def _flush(self, ops: list[Op] | None = None) -> None:
         """Commit the gathered ops (and ``ops``); on failure mark what they touched stale."""
-        pending = self._ops or []
-        if ops:
-            pending.extend(ops)
+        pending = [*ops, *(self._ops or [])] if ops else (self._ops or [])
         if self._store is None or not pending:
             return
         self._ops = []
@@ -219,16 +227,12 @@ class Journaled:
         if m.state != VISIBLE and m.visible_at > now:
             if m.state == INFLIGHT:
                 self.n_inflight += 1
-                self._restored_inflight(m)
             else:
                 m.state = DELAYED
                 self.n_delayed += 1
             heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
         else:
             self._make_visible(m)
-
-    def _restored_inflight(self, m: Message) -> None:
-        """Hook: a message restored in flight (FIFO counts it against its group)."""
 
     def _restored(self, record: QueueRecord, now: float) -> None:
         """Hook: every message is back (FIFO rebuilds groups, deduplication, sequence)."""
@@ -246,6 +250,7 @@ class Journaled:
         """Replace memory with what the store holds (after a failed write)."""
         assert self._store is not None
         record = self._store.load_queue(self.qid)
+        self.reloads += 1
         self._clear()
         self._ops = []
         if record is not None:

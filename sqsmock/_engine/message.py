@@ -135,6 +135,16 @@ class Message:
             size=self.size,
         )
 
+    def carry(self) -> Message:
+        """A copy that keeps what a move preserves: enqueue time, receive count and first
+        receive, dead-letter source (delivery state starts afresh)."""
+        m = self.copy()
+        m.sent_at = self.sent_at
+        m.receive_count = self.receive_count
+        m.first_receive_at = self.first_receive_at
+        m.dlq_source_arn = self.dlq_source_arn
+        return m
+
     @property
     def alive(self) -> bool:
         return self.slot >= 0

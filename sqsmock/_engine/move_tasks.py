@@ -159,16 +159,22 @@ class MoveTasks:
         with self._lock:
             now = self._now()
             for task in list(self._active):
-                before = (task.status, task.moved)
                 self._step(task, now)
-                if (task.status, task.moved) != before:
-                    self._save(task)
                 if task.status not in (RUNNING, CANCELLING):
                     self._active.remove(task)
 
+    def _task_ops(self, task: MoveTask) -> list[Op]:
+        return [] if self._commit is None else [Op("task", "", task.task_id, task.record())]
+
+    def _update(self, task: MoveTask, **changes: object) -> None:
+        """Store the task's new fields first; memory follows only once they are stored."""
+        new = replace(task, **changes)  # type: ignore[arg-type]
+        self._save(new)
+        task.status, task.moved, task.failure = new.status, new.moved, new.failure
+
     def _step(self, task: MoveTask, now: float) -> None:
         if task.status == CANCELLING:
-            task.status = CANCELLED
+            self._update(task, status=CANCELLED)
             return
         due = task.to_move
         if task.rate is not None:
@@ -178,21 +184,23 @@ class MoveTasks:
             return
         source = self._resolve(task.source_arn)
         if source is None:
-            self._fail(task, "The source queue does not exist.")
+            self._update(task, status=FAILED, failure="The source queue does not exist.")
             return
         destination = None
         if task.destination_arn is not None:
             destination = self._resolve(task.destination_arn)
             if destination is None:
-                self._fail(task, "The destination queue does not exist.")
+                self._update(task, status=FAILED, failure="The destination queue does not exist.")
                 return
-        taken = source.take_visible(want) if want > 0 else []
+        taken, epoch = source.take_visible(want) if want > 0 else ([], source.reloads)
+        failure = None
+        stranded: list[Message] = []
         batches: dict[str, tuple[Queue, list[Message], list[Message]]] = {}
         for old in taken:
             target = destination or self._resolve(old.dlq_source_arn or "")
             if target is None:
-                source.accept_messages([old.copy()])  # back where it was
-                self._fail(task, "The original source queue of a message does not exist.")
+                stranded.append(old)
+                failure = "The original source queue of a message does not exist."
                 continue
             moved = old.copy()
             moved.message_id = new_message_id()
@@ -200,14 +208,24 @@ class MoveTasks:
             batch = batches.setdefault(target.arn, (target, [], []))
             batch[1].append(moved)
             batch[2].append(old)
+        if stranded:  # back where they were, as they were
+            source.accept_messages([old.carry() for old in stranded])
+        done = task.moved + sum(len(b[1]) for b in batches.values())
+        final = RUNNING
+        if failure is not None:
+            final = FAILED
+        elif done >= task.to_move or len(taken) < want:
+            final = COMPLETED
+        remaining = len(batches)
         for target, messages, originals in batches.values():
-            # Arrival and departure commit together: a moved message is never lost nor doubled.
-            target.accept_messages(messages, source.delete_ops(originals))
-            task.moved += len(messages)
-        if task.status == RUNNING and (task.moved >= task.to_move or len(taken) < want):
-            task.status = COMPLETED
-
-    @staticmethod
-    def _fail(task: MoveTask, reason: str) -> None:
-        task.status = FAILED
-        task.failure = reason
+            remaining -= 1
+            record = replace(task, moved=task.moved + len(messages))
+            if not remaining:
+                record = replace(record, status=final, failure=failure)
+            # Departure, arrival and the task's progress commit together.
+            target.accept_messages(messages, source.delete_ops(originals) + self._task_ops(record))
+            task.moved, task.status, task.failure = record.moved, record.status, record.failure
+        if not batches and final != task.status:
+            self._update(task, status=final, failure=failure)
+        if source.reloads != epoch:  # the source reloaded meanwhile: it may hold them again
+            source.stale = True

@@ -149,8 +149,13 @@ class Queue(Journaled):
 
     def configure(self, attributes: dict[str, str]) -> None:
         """Apply validated attribute values (SetQueueAttributes)."""
+        self.update_attributes(lambda _current: attributes)
+
+    def update_attributes(self, change: Callable[[dict[str, str]], dict[str, str]]) -> None:
+        """Apply ``change(current attributes)`` -- the changed values -- in one step under the
+        lock (read-modify-write callers such as AddPermission). ``change`` may raise to refuse."""
         with self._session():
-            self._apply(attributes)
+            self._apply(change(dict(self.attributes)))
             self.last_modified = self.clock.now()
             self._record_meta()
 
@@ -249,12 +254,14 @@ class Queue(Journaled):
         """
         vt = self.visibility_timeout if visibility is None else visibility
         dead: list[Message] = []
+        epoch = self.reloads
         try:
             with self._session():
+                epoch = self.reloads
                 return self._receive(max_messages, vt, wait, attempt_id, dead)
         finally:
             if dead:
-                self._dead_letter(dead)
+                self._dead_letter(dead, epoch)
 
     def _receive(
         self, max_messages: int, vt: int, wait: float, attempt_id: str | None, dead: list[Message]
@@ -269,6 +276,7 @@ class Queue(Journaled):
         got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
         if got or wait <= 0:
             return got
+        self._dead_letter_while_waiting(dead)
         end = now + wait
         real_end = monotonic() + wait
         while True:
@@ -286,6 +294,7 @@ class Queue(Journaled):
             got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
             if got:
                 return got
+            self._dead_letter_while_waiting(dead)
 
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
@@ -312,28 +321,50 @@ class Queue(Journaled):
             return False
         return self._resolve(redrive[0]) is not None
 
-    def _dead_letter(self, messages: list[Message]) -> None:
+    def _dead_letter_while_waiting(self, dead: list[Message]) -> None:
+        """A long poll that took exhausted messages moves them now, not when it ends.
+
+        Called with the lock held; it is released for the move (never hold two queue locks).
+        """
+        if not dead:
+            return
+        moving = list(dead)
+        dead.clear()
+        epoch = self.reloads
+        self.lock.release()
+        try:
+            self._dead_letter(moving, epoch)
+        finally:
+            self.lock.acquire()
+
+    def _dead_letter(self, messages: list[Message], epoch: int) -> None:
         """Move exhausted messages to the dead-letter queue (called without our lock held).
 
         They keep MessageId, body, attributes and receive count and gain the source's ARN;
-        a standard message keeps its enqueue time, a FIFO one gets a new one.
+        a standard message keeps its enqueue time, a FIFO one gets a new one. Their departure
+        and arrival are written in one transaction. ``epoch``: our reload count when they were
+        taken -- if we reloaded since, memory may hold them again, so we reload once more.
         """
         target = self._resolve(self.redrive[0]) if self._resolve and self.redrive else None
-        if target is None:  # the dead-letter queue vanished in between: the messages are lost
-            with self._session():
-                self._flush(self.delete_ops(messages))
-            return
         copies = []
         for old in messages:
-            m = old.copy()
+            m = old.carry()
             m.dlq_source_arn = self.arn
-            m.receive_count = old.receive_count
-            m.first_receive_at = old.first_receive_at
-            m.sent_at = old.sent_at if not target.fifo else -1.0
+            if target is not None and target.fifo:
+                m.sent_at = -1.0
             copies.append(m)
-        target.accept_messages(copies, self.delete_ops(messages))
+        try:
+            if target is None:
+                raise SqsError("QueueDoesNotExist")
+            target.accept_messages(copies, self.delete_ops(messages))
+        except SqsError:  # the dead-letter queue is gone: the messages stay here
+            self.accept_messages([old.carry() for old in messages])
+        if self.reloads != epoch:
+            self.stale = True
 
     def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
+        # ``moved_from`` goes first in the transaction: with a queue that is its own dead-letter
+        # queue, the arrival must win over the departure of the same message id.
         """Enqueue messages moved from another queue, bypassing deduplication.
 
         ``moved_from``: the ops deleting them from their old queue, committed together with
@@ -350,8 +381,9 @@ class Queue(Journaled):
             self._flush(list(moved_from))
             self.cond.notify_all()
 
-    def take_visible(self, limit: int) -> list[Message]:
-        """Remove and return up to ``limit`` visible messages, oldest first (move tasks).
+    def take_visible(self, limit: int) -> tuple[list[Message], int]:
+        """Remove and return up to ``limit`` visible messages, oldest first (move tasks), with
+        the queue's reload count at that moment.
 
         Their deletion is not written here: pass ``delete_ops(messages)`` along to wherever
         they arrive, so both sides commit together.
@@ -365,7 +397,7 @@ class Queue(Journaled):
                 if m.gen == gen:
                     self._remove(m, record=False)
                     out.append(m)
-            return out
+            return out, self.reloads
 
     def _deliver(self, m: Message, vt: int, now: float) -> Received:
         """Hand ``m`` out: new receipt handle, in flight for ``vt`` seconds."""
@@ -441,7 +473,6 @@ class Queue(Journaled):
                 m.gen += 1
                 if timeout <= 0:
                     self.n_inflight -= 1
-                    self._left_inflight(m)
                     m.visible_at = now
                     self._make_visible(m)
                     woke = True
@@ -460,7 +491,6 @@ class Queue(Journaled):
             self.n_visible -= 1
         elif m.state == INFLIGHT:
             self.n_inflight -= 1
-            self._left_inflight(m)
         else:
             self.n_delayed -= 1
         self.log.remove(m.slot, m.receipt)
@@ -469,9 +499,6 @@ class Queue(Journaled):
             self._record_delete(m)
         self._removed(m)
         self._compact_indexes()
-
-    def _left_inflight(self, m: Message) -> None:
-        """Hook: ``m`` stopped being in flight (FIFO unblocks its group)."""
 
     def _removed(self, m: Message) -> None:
         """Hook: ``m`` was removed from the queue."""
@@ -505,7 +532,6 @@ class Queue(Journaled):
                 continue
             if m.state == INFLIGHT:
                 self.n_inflight -= 1
-                self._left_inflight(m)
             else:
                 self.n_delayed -= 1
             m.gen += 1

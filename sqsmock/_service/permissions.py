@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .._engine import Queue
@@ -54,8 +55,7 @@ def _one_or_many(values: list[str]) -> str | list[str]:
     return values[0] if len(values) == 1 else values
 
 
-def _policy(queue: Queue) -> dict[str, Any]:
-    text = queue.attributes.get("Policy")
+def _policy(queue: Queue, text: str | None) -> dict[str, Any]:
     policy: dict[str, Any] = json.loads(text) if text else {}
     policy.setdefault("Version", "2008-10-17")
     policy.setdefault("Id", f"{queue.arn}/SQSDefaultPolicy")
@@ -65,9 +65,15 @@ def _policy(queue: Queue) -> dict[str, Any]:
     return policy
 
 
-def _store(queue: Queue, policy: dict[str, Any] | None) -> None:
-    text = "" if policy is None else json.dumps(policy, separators=(",", ":"))
-    queue.configure({"Policy": text})
+def _change_policy(queue: Queue, change: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
+    """Read, change and write the Policy in one step under the queue's lock (concurrent
+    AddPermission calls must not lose each other's statements). ``change`` may raise."""
+
+    def update(attributes: dict[str, str]) -> dict[str, str]:
+        policy = change(_policy(queue, attributes.get("Policy")))
+        return {"Policy": "" if policy is None else json.dumps(policy, separators=(",", ":"))}
+
+    queue.update_attributes(update)
 
 
 def _string_list(request: Request, name: str) -> list[str]:
@@ -103,19 +109,21 @@ def add_permission(call: Call, request: Request) -> Response:
             raise SqsError("OwnerOnlyAction", value=f"SQS:{name}")
         if name not in SHAREABLE:
             raise SqsError("UnknownAction", value=f"SQS:{name}")
-    policy = _policy(queue)
-    if any(s.get("Sid") == label for s in policy["Statement"] if isinstance(s, dict)):
-        raise SqsError("LabelExists", value=label)
-    policy["Statement"].append(
-        {
-            "Sid": label,
-            "Effect": "Allow",
-            "Principal": {"AWS": _one_or_many([f"arn:aws:iam::{a}:root" for a in accounts])},
-            "Action": _one_or_many([f"SQS:{a}" for a in actions]),
-            "Resource": queue.arn,
-        }
-    )
-    _store(queue, policy)
+    statement = {
+        "Sid": label,
+        "Effect": "Allow",
+        "Principal": {"AWS": _one_or_many([f"arn:aws:iam::{a}:root" for a in accounts])},
+        "Action": _one_or_many([f"SQS:{a}" for a in actions]),
+        "Resource": queue.arn,
+    }
+
+    def add(policy: dict[str, Any]) -> dict[str, Any]:
+        if any(s.get("Sid") == label for s in policy["Statement"] if isinstance(s, dict)):
+            raise SqsError("LabelExists", value=label)
+        policy["Statement"].append(statement)
+        return policy
+
+    _change_policy(queue, add)
     return {}
 
 
@@ -126,10 +134,14 @@ def add_permission(call: Call, request: Request) -> Response:
 def remove_permission(call: Call, request: Request) -> Response:
     queue = call.queue(request)
     label = required_str(request, "Label")
-    policy = _policy(queue)
-    kept = [s for s in policy["Statement"] if not (isinstance(s, dict) and s.get("Sid") == label)]
-    if len(kept) == len(policy["Statement"]):
-        raise SqsError("LabelNotFound", value=label)
-    policy["Statement"] = kept
-    _store(queue, policy if kept else None)
+
+    def remove(policy: dict[str, Any]) -> dict[str, Any] | None:
+        statements = policy["Statement"]
+        kept = [s for s in statements if not (isinstance(s, dict) and s.get("Sid") == label)]
+        if len(kept) == len(statements):
+            raise SqsError("LabelNotFound", value=label)
+        policy["Statement"] = kept
+        return policy if kept else None
+
+    _change_policy(queue, remove)
     return {}
