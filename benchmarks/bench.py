@@ -124,11 +124,25 @@ def _check(
     note: str = "",
 ) -> None:
     """Print ``label = value (target ...)`` and keep the figure for the summary."""
-    check = Check(name, value, relation, target, unit, f"{value:{fmt}}{unit}")
-    RESULTS.append(check)
+    check = _record(name, value, relation, target, unit=unit, fmt=fmt)
     text = label if label is not None else name
     wanted = f"(target {check.target_text}{note})" if target is not None else check.target_text
     print(f"  {text} = {check.shown}   {wanted}")
+
+
+def _record(
+    name: str,
+    value: float,
+    relation: str = "",
+    target: float | None = None,
+    *,
+    unit: str = "x",
+    fmt: str = ".2f",
+) -> Check:
+    """Keep a figure for the summary without printing it."""
+    check = Check(name, value, relation, target, unit, f"{value:{fmt}}{unit}")
+    RESULTS.append(check)
+    return check
 
 
 def _skip(what: str, why: str) -> None:
@@ -469,27 +483,25 @@ def _sqsmock_depths(fifo: bool, rounds: int = 7, cycles: int = 300) -> dict[int,
 
 
 def _moto_depths(rounds: int = 3, budget: float = 60.0) -> dict[int, float] | None:
-    """moto's µs per operation at MOTO_DEPTHS (filled through moto's backend: its SendMessage
-    costs O(depth), so filling 10 000 through boto3 takes many minutes). A depth whose
-    estimated measuring time exceeds ``budget`` seconds is left out."""
+    """moto's µs per operation at MOTO_DEPTHS, in interleaved rounds (median).
+
+    Its queues are filled through its backend: moto's SendMessage costs O(depth), so filling
+    10 000 through boto3 takes many minutes. A depth whose measuring time, estimated from the
+    first depth's, would exceed ``budget`` seconds is left out.
+    """
     try:
         from moto import mock_aws
         from moto.sqs.models import Message as MotoMessage
         from moto.sqs.models import sqs_backends
     except ImportError:
         return None
-    out: dict[int, float] = {}
+    cycles = {depth: max(5, 20_000 // depth) for depth in MOTO_DEPTHS}
+    samples: dict[int, list[float]] = {}
     with mock_aws():
         client = _client()
         backend = sqs_backends[ACCOUNT][REGION]
+        probes: dict[int, _DepthProbe] = {}
         for depth in MOTO_DEPTHS:
-            cycles = max(5, 20_000 // depth)
-            if out:
-                previous = max(out)
-                estimate = out[previous] * depth / previous * 3 * cycles * (rounds + 1) / 1e6
-                if estimate > budget:
-                    _skip(f"depth: moto at {_n(depth)}", f"estimated {estimate:.0f} s > {budget:g}")
-                    break
             name = f"depth-{depth}"
             url = client.create_queue(QueueName=name)["QueueUrl"]
             queue = backend.get_queue(name)
@@ -503,16 +515,30 @@ def _moto_depths(rounds: int = 3, budget: float = 60.0) -> dict[int, float] | No
             start = time.perf_counter()
             for _ in range(depth):
                 add()
+            seconds = time.perf_counter() - start
             print(
-                f"  moto: filled {_n(depth):>6s} messages through its backend in "
-                f"{time.perf_counter() - start:6.2f} s"
+                f"  moto: filled {_n(depth):>6s} messages through its backend in {seconds:6.2f} s"
             )
-            probe = _DepthProbe(client, url, add)
-            probe.run(1)  # warm up
-            gc.collect()
-            out[depth] = statistics.median(probe.run(cycles) for _ in range(rounds))
+            probes[depth] = _DepthProbe(client, url, add)
+        gc.collect()
+        first = MOTO_DEPTHS[0]
+        probes[first].run(1)  # warm up
+        samples[first] = [probes[first].run(cycles[first])]
+        for depth in MOTO_DEPTHS[1:]:
+            per_op = samples[first][0] * depth / first  # moto's operations are O(depth)
+            estimate = per_op * 3 * cycles[depth] * rounds / 1e6
+            if estimate > budget:
+                _skip(f"depth: moto at {_n(depth)}", f"estimated {estimate:.0f} s > {budget:g} s")
+                del probes[depth]
+            else:
+                samples[depth] = []
+        for i in range(rounds):
+            for depth, probe in probes.items():
+                if i > 0 or depth != first:
+                    samples[depth].append(probe.run(cycles[depth]))
+        del probes
     gc.collect()
-    return out
+    return {depth: statistics.median(values) for depth, values in samples.items()}
 
 
 def _report_depths(kind: str, result: dict[int, float]) -> None:
@@ -571,6 +597,15 @@ def bench_fifo() -> None:
 # -- memory ---------------------------------------------------------------------------------
 
 
+#: What each file's allocations are, in the tracemalloc breakdown.
+_MEMORY_NOTES = {
+    "benchmarks/bench.py": ": Message objects, bodies and MD5 digests (built as SendMessage does)",
+    "sqsmock/_engine/message.py": ": message ids",
+    "sqsmock/_engine/queue.py": ": heap entries (_ready, _by_age) and sequence numbers",
+    "sqsmock/_engine/tombstone.py": ": the log's slots and message-id index",
+}
+
+
 def _rss_probe(count: int) -> None:
     """Run in a fresh interpreter: RSS growth from filling one queue with ``count`` messages."""
     with mock_sqs() as mock:
@@ -587,7 +622,9 @@ def _rss_probe(count: int) -> None:
 
 def bench_memory() -> None:
     count = MEMORY_MESSAGES
-    print(f"== memory: one standard queue holding {_n(count)} small messages (~33-byte bodies)")
+    print(
+        f"== memory: one standard queue holding {_n(count)} small messages (29- to 34-byte bodies)"
+    )
     probe = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--rss-probe", str(count)],
         capture_output=True,
@@ -631,14 +668,12 @@ def bench_memory() -> None:
         if stat.size_diff <= 0:
             continue
         total += stat.size_diff
-        where = Path(stat.traceback[0].filename)
+        where = Path(stat.traceback[0].filename).resolve()
         shown = where.relative_to(root) if where.is_relative_to(root) else where.name
         if stat.size_diff / sample >= 1:
-            print(f"    {stat.size_diff / sample:7.0f}  {shown}")
-    print(
-        f"    {total / sample:7.0f}  total traced (benchmarks/bench.py builds the messages: "
-        "object, id, body and MD5)"
-    )
+            what = _MEMORY_NOTES.get(str(shown), "")
+            print(f"    {stat.size_diff / sample:7.0f}  {shown}{what}")
+    print(f"    {total / sample:7.0f}  total traced")
     _check(
         "memory: traced bytes / message",
         total / sample,
@@ -779,13 +814,7 @@ def bench_persistence() -> None:
         filled, loaded = _load_time(store, count, runs)
         how = f"median of {runs}" if runs > 1 else "one run"
         print(f"  {name:9s} load {loaded:6.2f} s ({how}; filling them took {filled:.2f} s)")
-        _check(
-            f"persistence: load {_n(count)} from {name}",
-            loaded,
-            unit=" s",
-            fmt=".2f",
-            label=f"{name} load time",
-        )
+        _record(f"persistence: load {_n(count)} from {name}", loaded, unit=" s", fmt=".2f")
     if real is not None:
         real.close()
 
@@ -807,15 +836,19 @@ def bench_chart() -> None:
         _skip("chart", "matplotlib is not installed")
         return
     fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
+    # label -> (line style, colour, label offset in points: standard below, the others above)
     styles = {
-        "sqsmock, standard queue": ("o-", "tab:blue"),
-        "sqsmock, FIFO queue": ("s-", "tab:green"),
-        "moto, standard queue": ("^-", "tab:red"),
+        "sqsmock, standard queue": ("o-", "tab:blue", -13),
+        "sqsmock, FIFO queue": ("s-", "tab:green", 7),
+        "moto, standard queue": ("^-", "tab:red", 7),
     }
-    for label, points in FIGURES.items():
+    order = [label for label in styles if label in FIGURES]
+    order += [label for label in FIGURES if label not in styles]
+    for label in order:
+        points = FIGURES[label]
         depths = sorted(points)
         values = [points[d] for d in depths]
-        marker, color = styles.get(label, ("o-", None))
+        marker, color, offset = styles.get(label, ("o-", "tab:gray", 7))
         ax.plot(depths, values, marker, color=color, label=label)
         for depth, value in zip(depths, values, strict=True):
             text = f"{value:.0f} µs" if value < 10_000 else f"{value / 1e3:.0f} ms"
@@ -823,13 +856,15 @@ def bench_chart() -> None:
                 text,
                 (depth, value),
                 textcoords="offset points",
-                xytext=(0, 7),
+                xytext=(0, offset),
                 ha="center",
                 fontsize=8,
                 color=color,
             )
     ax.set_xscale("log")
     ax.set_yscale("log")
+    every = [value for points in FIGURES.values() for value in points.values()]
+    ax.set_ylim(min(every) / 2, max(every) * 2)  # room for the labels
     ax.set_xlabel("messages in the queue")
     ax.set_ylabel("µs per operation (log scale)")
     ax.set_title(
@@ -847,7 +882,7 @@ def bench_chart() -> None:
         fontsize=7,
         color="gray",
     )
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     CHART.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(CHART)
     plt.close(fig)
