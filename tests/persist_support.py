@@ -72,14 +72,26 @@ class Store:
         raw = self.client.hgetall(self.namespace + suffix)
         return {text(k): text(v) for k, v in raw.items()}
 
+    def queue_hash(self, name: str) -> dict[str, str]:
+        """The queue's hash: ``m:<MessageId>``, ``d:<dedup key>`` and ``seq`` fields."""
+        return self.hash(f"q:{qid(name)}")
+
     def messages(self, name: str) -> dict[str, str]:
-        return self.hash(f"q:{qid(name)}:messages")
+        """Message records by MessageId."""
+        return {k[2:]: v for k, v in self.queue_hash(name).items() if k.startswith("m:")}
 
     def states(self, name: str) -> dict[str, list[Any]]:
-        return {k: json.loads(v) for k, v in self.hash(f"q:{qid(name)}:state").items()}
+        """Delivery states (the record's ``state`` list) by MessageId."""
+        return {k: json.loads(v)["state"] for k, v in self.messages(name).items()}
 
     def dedup(self, name: str) -> dict[str, list[Any]]:
-        return {k: json.loads(v) for k, v in self.hash(f"q:{qid(name)}:dedup").items()}
+        return {
+            k[2:]: json.loads(v) for k, v in self.queue_hash(name).items() if k.startswith("d:")
+        }
+
+    def sequence(self, name: str) -> int | None:
+        value = self.queue_hash(name).get("seq")
+        return None if value is None else int(value)
 
     def meta(self, name: str) -> dict[str, Any] | None:
         raw = self.hash("queues").get(qid(name))
@@ -99,14 +111,14 @@ class FaultyRedis:
     """A redis-py client proxy that counts ``pipeline().execute()`` and can make Redis fail.
 
     ``fail = True`` fails every execute and every direct command; ``fail_at = n`` fails only the
-    n-th execute from now (1-based). ``transactional`` records, per execute, whether the
-    pipeline was a MULTI/EXEC transaction.
+    n-th execute from now (1-based). ``atomic`` records, per execute, whether it was atomic:
+    a MULTI/EXEC transaction or a single command.
     """
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
         self.executes = 0
-        self.transactional: list[bool] = []
+        self.atomic: list[bool] = []
         self.fail = False
         self.fail_at: int | None = None
         self._seen_since_arm = 0
@@ -160,7 +172,8 @@ class _FaultyPipeline:
 
     def execute(self, *args: Any, **kwargs: Any) -> Any:
         self._owner.executes += 1
-        self._owner.transactional.append(self._transaction)
+        commands = len(getattr(self._inner, "command_stack", ()))
+        self._owner.atomic.append(self._transaction or commands == 1)
         if self._owner._should_fail():
             self._inner.reset()
             raise InjectedFailure("Connection lost (injected by the test)")

@@ -929,8 +929,8 @@ def test_deleted_queue_does_not_come_back(
     client.delete_queue(QueueUrl=url)
     key = qid(name)
     assert key not in store.hash("queues")
-    assert key not in store.hash("sequence")
-    assert not any(k.startswith(f"{store.namespace}q:{key}:") for k in store.key_names())
+    assert store.queue_hash(name) == {}  # messages, deduplication entries, sequence counter
+    assert f"{store.namespace}q:{key}" not in store.key_names()
     assert float(store.hash("deleted")[key]) == T0
     sqs.restart()
     with pytest.raises(client.exceptions.QueueDoesNotExist):
@@ -1041,7 +1041,7 @@ def test_default_namespace_is_sqsmock(client: Any) -> None:
 
 def test_create_queue_is_written_through(sqs: Persistent, client: Any, store: Store) -> None:
     client.create_queue(QueueName="q", Attributes={"VisibilityTimeout": "45"}, tags={"team": "x"})
-    assert text(store.client.get(store.namespace + "schema")) == "1"
+    assert text(store.client.get(store.namespace + "schema")) == "2"
     meta = store.meta("q")
     assert meta is not None
     assert (meta["name"], meta["region"], meta["account"], meta["fifo"]) == (
@@ -1112,8 +1112,7 @@ def test_batches_are_written_through(sqs: Persistent, client: Any, store: Store)
 def test_fifo_send_writes_sequence_and_dedup(sqs: Persistent, client: Any, store: Store) -> None:
     url = create_fifo(client, "q.fifo")
     sent = send_fifo(client, url, "m", group="g", dedup="d1")
-    key = qid("q.fifo")
-    assert int(store.hash("sequence")[key]) >= 1
+    assert (store.sequence("q.fifo") or 0) >= 1
     assert store.dedup("q.fifo") == {"d1": [sent["MessageId"], sent["SequenceNumber"], T0 + 300]}
     content = json.loads(store.messages("q.fifo")[sent["MessageId"]])
     assert (content["sn"], content["group"], content["dedup"]) == (
@@ -1259,10 +1258,10 @@ def test_one_round_trip_per_call(
     ctx = _Ctx(client)
     expected, run = CALLS[call]
     faulty.executes = 0
-    faulty.transactional.clear()
+    faulty.atomic.clear()
     run(ctx)
     assert faulty.executes == expected
-    assert faulty.transactional == [True] * expected
+    assert faulty.atomic == [True] * expected
 
 
 def _redrive_pair(client: Any, kind: str) -> tuple[str, str, str, Callable[[str, str], str]]:
@@ -1818,32 +1817,39 @@ def _corrupt(store: Store, kind: str, ids: dict[str, str]) -> str:
     """Damage the store; returns a fragment the error message must contain."""
     ns, c = store.namespace, store.client
     q, mid = qid("q"), ids["q"]
-    messages, states = f"{ns}q:{q}:messages", f"{ns}q:{q}:state"
+    queue_hash, field = f"{ns}q:{q}", f"m:{ids['q']}"
+
+    def edit_record(change: Callable[[dict[str, Any]], None]) -> None:
+        record = json.loads(text(c.hget(queue_hash, field)))
+        change(record)
+        c.hset(queue_hash, field, json.dumps(record))
+
     if kind == "foreign key":
         c.set(f"{ns}stray", "x")
         return f"{ns}stray"
     if kind == "foreign queue hash":
-        c.hset(f"{ns}q:{qid('ghost')}:messages", "id", "{}")
-        return f"{ns}q:{qid('ghost')}:messages"
+        c.hset(f"{ns}q:{qid('ghost')}", "m:id", "{}")
+        return f"{ns}q:{qid('ghost')}"
+    if kind == "unknown field in a queue hash":
+        c.hset(queue_hash, "surprise", "x")
+        return "surprise"
     if kind == "message not JSON":
-        c.hset(messages, mid, "this is not json{")
+        c.hset(queue_hash, field, "this is not json{")
         return mid
     if kind == "message not UTF-8":
-        c.hset(messages, mid, b"\xff\xfe\x00garbage")
-        return mid
+        c.hset(queue_hash, field, b"\xff\xfe\x00garbage")
+        return queue_hash
     if kind == "message missing body":
-        record = json.loads(text(c.hget(messages, mid)))
-        del record["body"]
-        c.hset(messages, mid, json.dumps(record))
+        edit_record(lambda record: record.pop("body"))
         return mid
-    if kind == "state without content":
-        c.hset(states, "orphan-message-id", json.dumps([0, T0, 0, None, T0, None]))
+    if kind == "message for another id":
+        c.hset(queue_hash, "m:orphan-message-id", text(c.hget(queue_hash, field)))
         return "orphan-message-id"
-    if kind == "content without state":
-        c.hdel(states, mid)
+    if kind == "message without state":
+        edit_record(lambda record: record.pop("state"))
         return mid
     if kind == "state not a list":
-        c.hset(states, mid, json.dumps({"state": 0}))
+        edit_record(lambda record: record.update(state={"state": 0}))
         return mid
     if kind == "queue metadata not JSON":
         c.hset(f"{ns}queues", q, "{not json")
@@ -1859,7 +1865,7 @@ def _corrupt(store: Store, kind: str, ids: dict[str, str]) -> str:
         c.hset(f"{ns}queues", q, json.dumps(meta))
         return q
     if kind == "dedup entry not JSON":
-        c.hset(f"{ns}q:{qid('f.fifo')}:dedup", "D", "nope")
+        c.hset(f"{ns}q:{qid('f.fifo')}", "d:D", "nope")
         return "D"
     if kind == "move task not JSON":
         c.hset(f"{ns}tasks", "task-1", "nope")
@@ -1868,8 +1874,8 @@ def _corrupt(store: Store, kind: str, ids: dict[str, str]) -> str:
         c.hset(f"{ns}deleted", qid("gone"), "yesterday")
         return qid("gone")
     if kind == "sequence not an integer":
-        c.hset(f"{ns}sequence", qid("f.fifo"), "many")
-        return f"{ns}sequence"
+        c.hset(f"{ns}q:{qid('f.fifo')}", "seq", "many")
+        return f"{ns}q:{qid('f.fifo')}"
     if kind == "unknown schema":
         c.set(f"{ns}schema", "99")
         return f"{ns}schema"
@@ -1886,11 +1892,12 @@ def _corrupt(store: Store, kind: str, ids: dict[str, str]) -> str:
 CORRUPTIONS = [
     "foreign key",
     "foreign queue hash",
+    "unknown field in a queue hash",
     "message not JSON",
     "message not UTF-8",
     "message missing body",
-    "state without content",
-    "content without state",
+    "message for another id",
+    "message without state",
     "state not a list",
     "queue metadata not JSON",
     "queue metadata names another queue",

@@ -239,6 +239,9 @@ class FifoQueue(Queue):
             else:
                 self._record(Op("undedup", self.qid, key))
 
+    def _kept_on_purge(self) -> str:
+        return str(self._sequence)  # SequenceNumbers keep increasing across a purge
+
     def _clear(self) -> None:
         super()._clear()
         self._groups = {}

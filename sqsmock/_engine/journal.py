@@ -22,14 +22,7 @@ from typing import TYPE_CHECKING
 from .._errors import SqsError
 from .._store import Op, QueueRecord, Store
 from .message import DELAYED, INFLIGHT, VISIBLE, Message
-from .records import (
-    decode_content,
-    decode_meta,
-    decode_state,
-    encode_content,
-    encode_meta,
-    encode_state,
-)
+from .records import decode_message, decode_meta, encode_message, encode_meta
 
 if TYPE_CHECKING:
     from .clock import Clock
@@ -143,12 +136,9 @@ class Journaled:
     # -- recording --------------------------------------------------------------------------
 
     def _record_message(self, m: Message) -> None:
+        """``m`` arrived, or its delivery state changed: write its record."""
         if self._ops is not None:
-            self._ops.append(Op("msg", self.qid, m.message_id, encode_content(m), encode_state(m)))
-
-    def _record_state(self, m: Message) -> None:
-        if self._ops is not None:
-            self._ops.append(Op("state", self.qid, m.message_id, encode_state(m)))
+            self._ops.append(Op("msg", self.qid, m.message_id, encode_message(m)))
 
     def _record_delete(self, m: Message) -> None:
         if self._ops is not None:
@@ -193,21 +183,14 @@ class Journaled:
         """
         now = self.clock.now()
         messages: list[Message] = []
-        for message_id, content in record.contents.items():
+        for message_id, text in record.messages.items():
             try:
-                m = decode_content(content)
-                state = record.states.get(message_id)
-                if state is None:
-                    raise ValueError("its delivery state is missing")
-                decode_state(m, state)
+                m = decode_message(text)
                 if m.message_id != message_id:
                     raise ValueError(f"the record is for message {m.message_id!r}")
             except (ValueError, TypeError) as error:
                 raise ValueError(f"message {message_id!r}: {error}") from None
             messages.append(m)
-        orphans = set(record.states) - set(record.contents)
-        if orphans:
-            raise ValueError(f"message {sorted(orphans)[0]!r}: state without content")
         messages.sort(key=lambda m: m.seq)
         oldest = now - self.retention_period
         for m in messages:

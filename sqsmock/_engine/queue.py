@@ -414,7 +414,7 @@ class Queue(Journaled):
         m.receipt = receipt
         m.visible_at = now + vt
         heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
-        self._record_state(m)
+        self._record_message(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at)
 
     # -- deleting and visibility -------------------------------------------------------------
@@ -479,7 +479,7 @@ class Queue(Journaled):
                 else:
                     m.visible_at = now + timeout
                     heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
-                self._record_state(m)
+                self._record_message(m)
                 results.append(None)
             if woke:
                 self.cond.notify_all()
@@ -511,8 +511,12 @@ class Queue(Journaled):
                 raise SqsError("PurgeQueueInProgress", name=self.name)
             self.last_purge = now
             self._clear()
-            self._record(Op("clear", self.qid))
+            self._record(Op("clear", self.qid, value=self._kept_on_purge()))
             self._record_meta()
+
+    def _kept_on_purge(self) -> str:
+        """What a purge keeps in the store (FIFO: its sequence counter)."""
+        return ""
 
     def _clear(self) -> None:
         self.log.reset()

@@ -1,10 +1,11 @@
 """The engine's state as plain records, for a store to keep (see docs/persistence.md).
 
 A queue's write-through is a list of ``Op``s gathered while its lock is held and handed to the
-store once per call. Messages are two records: ``content`` (immutable once enqueued: body,
-attributes, digests, ids, enqueue order and time) and ``state`` (delivery state that receive,
-visibility changes and lapses move). Time-driven transitions are not written: on load, a message
-whose ``visible_at`` has passed is visible, and one past retention is dropped.
+store once per call. A message is one record: what was sent (body, attributes, digests, ids,
+enqueue order and time) and its delivery state (``"state"``: state, visible-at, receive count,
+first and last receive, receipt handle), rewritten whenever a receive or a visibility change
+moves it. Time-driven transitions are not written: on load, a message whose ``visible_at`` has
+passed is visible, and one past retention is dropped.
 
 Records are JSON text; ``decode_*`` raise ``ValueError`` with a precise reason on anything that is
 not a record this module wrote.
@@ -17,19 +18,12 @@ from typing import Any
 
 from .message import DELAYED, INFLIGHT, VISIBLE, Message
 
-__all__ = [
-    "decode_content",
-    "decode_meta",
-    "decode_state",
-    "encode_content",
-    "encode_meta",
-    "encode_state",
-]
+__all__ = ["decode_message", "decode_meta", "encode_message", "encode_meta"]
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
-def encode_content(m: Message) -> str:
+def encode_message(m: Message) -> str:
     return _dumps(
         {
             "id": m.message_id,
@@ -47,13 +41,15 @@ def encode_content(m: Message) -> str:
             "sent": m.sent_at,
             "sn": m.sequence_number,
             "dlq": m.dlq_source_arn,
+            "state": [
+                m.state,
+                m.visible_at,
+                m.receive_count,
+                m.first_receive_at,
+                m.received_at,
+                m.receipt,
+            ],
         }
-    )
-
-
-def encode_state(m: Message) -> str:
-    return _dumps(
-        [m.state, m.visible_at, m.receive_count, m.first_receive_at, m.received_at, m.receipt]
     )
 
 
@@ -66,7 +62,7 @@ def _field(record: dict[str, Any], name: str, kinds: tuple[type, ...], optional:
     return value
 
 
-def decode_content(text: str | bytes) -> Message:
+def decode_message(text: str | bytes) -> Message:
     record = json.loads(text)
     if not isinstance(record, dict):
         raise ValueError("a message record must be a JSON object")
@@ -88,13 +84,13 @@ def decode_content(text: str | bytes) -> Message:
     m.sent_at = float(_field(record, "sent", number, False))
     m.sequence_number = _field(record, "sn", (str,), True)
     m.dlq_source_arn = _field(record, "dlq", (str,), True)
+    _decode_state(m, record.get("state"))
     return m
 
 
-def decode_state(m: Message, text: str | bytes) -> None:
-    record = json.loads(text)
+def _decode_state(m: Message, record: Any) -> None:
     if not isinstance(record, list) or len(record) != 6:
-        raise ValueError("a message state must be a list of 6 values")
+        raise ValueError("its delivery state must be a list of 6 values")
     state, visible_at, count, first, received, receipt = record
     if state not in (VISIBLE, INFLIGHT, DELAYED):
         raise ValueError(f"unknown message state {state!r}")

@@ -17,8 +17,10 @@ __all__ = ["Op", "QueueRecord", "Snapshot", "Store"]
 class Op(NamedTuple):
     """One write: ``kind`` names it; ``qid`` is the queue it touches ('' for backend-wide).
 
-    Kinds: msg (key=MessageId, value=content, extra=state), state, del, clear, dedup, undedup,
-    sequence, queue (value=metadata), drop, deleted (value=time), undeleted, task (key=id).
+    Kinds, per queue: msg (key=MessageId, value=its record), del (key=MessageId), dedup
+    (key=deduplication key, value=entry), undedup, sequence (value=FIFO counter), clear (every
+    message and deduplication entry; value=the sequence counter to keep), queue (value=metadata),
+    drop (the queue is deleted), deleted (value=when), undeleted; backend-wide: task (key=id).
     """
 
     kind: str
@@ -30,11 +32,11 @@ class Op(NamedTuple):
 
 @dataclass
 class QueueRecord:
-    """One queue as stored: its metadata and its messages (all JSON text)."""
+    """One queue as stored: metadata, message records by id, deduplication entries by key
+    (all JSON text) and the FIFO sequence counter."""
 
     meta: str
-    contents: dict[str, str] = field(default_factory=dict)
-    states: dict[str, str] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
     dedup: dict[str, str] = field(default_factory=dict)
     sequence: int = 0
 

@@ -2,17 +2,17 @@
 
 Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``region/account/name``:
 
-    P:schema                 string  "1"
-    P:queues                 hash    qid -> queue metadata (JSON)
-    P:deleted                hash    qid -> when the queue was deleted (the 60-second rule)
-    P:sequence               hash    qid -> last FIFO SequenceNumber counter
-    P:tasks                  hash    task id -> message move task (JSON)
-    P:q:<qid>:messages       hash    MessageId -> message content (JSON, immutable)
-    P:q:<qid>:state          hash    MessageId -> delivery state (JSON)
-    P:q:<qid>:dedup          hash    deduplication key -> [MessageId, SequenceNumber, expiry]
+    P:schema       string  "2"
+    P:queues       hash    qid -> queue metadata (JSON)
+    P:deleted      hash    qid -> when the queue was deleted (the 60-second rule)
+    P:tasks        hash    task id -> message move task (JSON)
+    P:q:<qid>      hash    m:<MessageId> -> the message: content and delivery state (JSON)
+                           d:<deduplication key> -> [MessageId, SequenceNumber, expiry]
+                           seq -> the FIFO SequenceNumber counter
 
-Every SQS call's writes go in one MULTI/EXEC transaction (one round trip); a delete is an HDEL in
-it, so once the call returns the message is gone from Redis too.
+Each SQS call's writes reach Redis in one round trip before the call returns: usually a single
+command (one HSET or HDEL on the queue's hash -- a send, a receive or a delete of any number of
+messages), otherwise one MULTI/EXEC transaction. A delete is an HDEL of the message's field.
 """
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ from .errors import PersistenceError
 
 __all__ = ["SCHEMA", "RedisStore", "connect"]
 
-SCHEMA = "1"
+SCHEMA = "2"
+_MESSAGE = "m:"
+_DEDUP = "d:"
+_SEQUENCE = "seq"
 
 
 def connect(persistence: Any) -> Any:
@@ -65,13 +68,11 @@ class RedisStore:
         self.namespace = namespace
         self.queues_key = f"{namespace}queues"
         self.deleted_key = f"{namespace}deleted"
-        self.sequence_key = f"{namespace}sequence"
         self.tasks_key = f"{namespace}tasks"
         self.schema_key = f"{namespace}schema"
 
-    def _queue_keys(self, qid: str) -> tuple[str, str, str]:
-        base = f"{self.namespace}q:{qid}:"
-        return base + "messages", base + "state", base + "dedup"
+    def queue_key(self, qid: str) -> str:
+        return f"{self.namespace}q:{qid}"
 
     def _fail(self, doing: str, error: BaseException) -> PersistenceError:
         return PersistenceError(
@@ -82,64 +83,69 @@ class RedisStore:
     # -- writing ----------------------------------------------------------------------------
 
     def commit(self, ops: Iterable[Op]) -> None:
-        """All ops in one MULTI/EXEC: hash writes grouped per key, deletes after writes."""
+        """Apply the ops atomically: one command when they touch one hash one way, else one
+        MULTI/EXEC. Per key, a DEL comes first, then HDELs, then HSETs; a later op on a field
+        overrides an earlier one."""
         sets: dict[str, dict[str, str]] = defaultdict(dict)
-        dels: dict[str, list[str]] = defaultdict(list)
-        drops: list[str] = []
+        dels: dict[str, dict[str, None]] = defaultdict(dict)
+        drops: dict[str, None] = {}
+
+        def put(key: str, name: str, value: str) -> None:
+            sets[key][name] = value
+            dels[key].pop(name, None)
+
+        def remove(key: str, name: str) -> None:
+            sets[key].pop(name, None)
+            dels[key][name] = None
+
+        def drop(key: str) -> None:
+            sets.pop(key, None)
+            dels.pop(key, None)
+            drops[key] = None
+
         for op in ops:
-            kind, qid = op.kind, op.qid
+            kind = op.kind
             if kind == "msg":
-                messages, state, _ = self._queue_keys(qid)
-                sets[messages][op.key] = op.value
-                sets[state][op.key] = op.extra
-            elif kind == "state":
-                sets[self._queue_keys(qid)[1]][op.key] = op.value
+                put(self.queue_key(op.qid), _MESSAGE + op.key, op.value)
             elif kind == "del":
-                messages, state, _ = self._queue_keys(qid)
-                for key in (messages, state):
-                    sets[key].pop(op.key, None)
-                    dels[key].append(op.key)
+                remove(self.queue_key(op.qid), _MESSAGE + op.key)
             elif kind == "dedup":
-                sets[self._queue_keys(qid)[2]][op.key] = op.value
+                put(self.queue_key(op.qid), _DEDUP + op.key, op.value)
             elif kind == "undedup":
-                sets[self._queue_keys(qid)[2]].pop(op.key, None)
-                dels[self._queue_keys(qid)[2]].append(op.key)
+                remove(self.queue_key(op.qid), _DEDUP + op.key)
             elif kind == "sequence":
-                sets[self.sequence_key][qid] = op.value
+                put(self.queue_key(op.qid), _SEQUENCE, op.value)
+            elif kind == "clear":  # purge: messages and deduplication entries go
+                drop(self.queue_key(op.qid))
+                if op.value:
+                    put(self.queue_key(op.qid), _SEQUENCE, op.value)
             elif kind == "queue":
-                sets[self.queues_key][qid] = op.value
-            elif kind == "clear":  # purge: every message and the deduplication cache
-                for key in self._queue_keys(qid):
-                    sets.pop(key, None)
-                    dels.pop(key, None)
-                    drops.append(key)
+                put(self.queues_key, op.qid, op.value)
             elif kind == "drop":  # the queue is deleted
-                for key in self._queue_keys(qid):
-                    sets.pop(key, None)
-                    dels.pop(key, None)
-                    drops.append(key)
-                for key in (self.queues_key, self.sequence_key):
-                    sets[key].pop(qid, None)
-                    dels[key].append(qid)
+                drop(self.queue_key(op.qid))
+                remove(self.queues_key, op.qid)
             elif kind == "deleted":
-                sets[self.deleted_key][qid] = op.value
+                put(self.deleted_key, op.qid, op.value)
             elif kind == "undeleted":
-                sets[self.deleted_key].pop(qid, None)
-                dels[self.deleted_key].append(qid)
+                remove(self.deleted_key, op.qid)
             elif kind == "task":
-                sets[self.tasks_key][op.key] = op.value
+                put(self.tasks_key, op.key, op.value)
             else:
                 raise ValueError(f"unknown store op {kind!r}")
+        commands: list[tuple[str, str, Any]] = [("delete", key, None) for key in drops]
+        commands += [("hdel", key, list(names)) for key, names in dels.items() if names]
+        commands += [("hset", key, mapping) for key, mapping in sets.items() if mapping]
+        if not commands:
+            return
         try:
-            pipe = self.client.pipeline(transaction=True)
-            if drops:
-                pipe.delete(*drops)
-            for key, fields in dels.items():
-                if fields:
-                    pipe.hdel(key, *fields)
-            for key, mapping in sets.items():
-                if mapping:
-                    pipe.hset(key, mapping=mapping)
+            pipe = self.client.pipeline(transaction=len(commands) > 1)
+            for command, key, arguments in commands:
+                if command == "delete":
+                    pipe.delete(key)
+                elif command == "hdel":
+                    pipe.hdel(key, *arguments)
+                else:
+                    pipe.hset(key, mapping=arguments)
             pipe.execute()
         except Exception as error:
             raise self._fail("writing", error) from error
@@ -178,9 +184,8 @@ class RedisStore:
             pipe.get(self.schema_key)
             pipe.hgetall(self.queues_key)
             pipe.hgetall(self.deleted_key)
-            pipe.hgetall(self.sequence_key)
             pipe.hgetall(self.tasks_key)
-            schema, queues, deleted, sequences, tasks = pipe.execute()
+            schema, queues, deleted, tasks = pipe.execute()
         except Exception as error:
             raise self._fail("loading", error) from error
         if schema is not None and _text(schema) != SCHEMA:
@@ -188,16 +193,9 @@ class RedisStore:
                 reason=f"{self.schema_key} is schema {_text(schema)!r}; this sqsmock reads "
                 f"schema {SCHEMA!r}"
             )
-        queues, sequences = _texts(queues), _texts(sequences)
-        expected = {
-            self.schema_key,
-            self.queues_key,
-            self.deleted_key,
-            self.sequence_key,
-            self.tasks_key,
-        }
-        for qid in queues:
-            expected.update(self._queue_keys(qid))
+        queues = _texts(queues)
+        expected = {self.schema_key, self.queues_key, self.deleted_key, self.tasks_key}
+        expected.update(self.queue_key(qid) for qid in queues)
         foreign = sorted(keys - expected)
         if foreign:
             raise PersistenceError(
@@ -214,7 +212,6 @@ class RedisStore:
         for qid, meta in queues.items():
             record = records[qid]
             record.meta = meta
-            record.sequence = self._sequence(sequences.get(qid))
             snapshot.queues[qid] = record
         if schema is None and (queues or snapshot.deleted or snapshot.tasks):
             raise PersistenceError(reason=f"{self.schema_key} is missing: not an sqsmock store")
@@ -230,56 +227,45 @@ class RedisStore:
 
     def load_queue(self, qid: str) -> QueueRecord | None:
         try:
-            pipe = self.client.pipeline(transaction=False)
-            pipe.hget(self.queues_key, qid)
-            pipe.hget(self.sequence_key, qid)
-            meta, sequence = pipe.execute()
+            meta = self.client.hget(self.queues_key, qid)
         except Exception as error:
             raise self._fail("reloading a queue", error) from error
         if meta is None:
             return None
         record = self._read_queues([qid])[qid]
         record.meta = _text(meta)
-        record.sequence = self._sequence(None if sequence is None else _text(sequence))
         return record
 
     def _read_queues(self, qids: list[str]) -> dict[str, QueueRecord]:
         try:
             pipe = self.client.pipeline(transaction=False)
             for qid in qids:
-                for key in self._queue_keys(qid):
-                    pipe.hgetall(key)
+                pipe.hgetall(self.queue_key(qid))
             results = pipe.execute()
         except Exception as error:
             raise self._fail("loading messages", error) from error
-        out: dict[str, QueueRecord] = {}
-        for i, qid in enumerate(qids):
-            hashes = [
-                self._decoded(key, results[3 * i + j])
-                for j, key in enumerate(self._queue_keys(qid))
-            ]
-            out[qid] = QueueRecord(meta="", contents=hashes[0], states=hashes[1], dedup=hashes[2])
-        return out
+        return {qid: self._queue_record(qid, raw) for qid, raw in zip(qids, results, strict=True)}
 
-    def _decoded(self, key: str, mapping: dict[Any, Any]) -> dict[str, str]:
-        try:
-            return _texts(mapping)
-        except UnicodeDecodeError:
-            for field, value in mapping.items():
+    def _queue_record(self, qid: str, raw: dict[Any, Any]) -> QueueRecord:
+        key = self.queue_key(qid)
+        record = QueueRecord(meta="")
+        for name, value in raw.items():
+            try:
+                field, text = _text(name), _text(value)
+            except UnicodeDecodeError as error:
+                raise self._corrupt(key, repr(name), f"not UTF-8 text ({error})") from None
+            if field.startswith(_MESSAGE):
+                record.messages[field[len(_MESSAGE) :]] = text
+            elif field.startswith(_DEDUP):
+                record.dedup[field[len(_DEDUP) :]] = text
+            elif field == _SEQUENCE:
                 try:
-                    _text(field)
-                    _text(value)
-                except UnicodeDecodeError as error:
-                    raise self._corrupt(key, repr(field), f"not UTF-8 text ({error})") from None
-            raise
-
-    def _sequence(self, value: str | None) -> int:
-        if value is None:
-            return 0
-        try:
-            return int(value)
-        except ValueError:
-            raise self._corrupt(self.sequence_key, "", "not an integer") from None
+                    record.sequence = int(text)
+                except ValueError:
+                    raise self._corrupt(key, field, "not an integer") from None
+            else:
+                raise self._corrupt(key, field, "not a field sqsmock writes")
+        return record
 
     def corrupted(self, reason: str) -> PersistenceError:
         return PersistenceError(
