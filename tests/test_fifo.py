@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from sqs_asserts import assert_error
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -47,21 +48,6 @@ FIFO_DEFAULTS = {
     "FifoThroughputLimit": "perQueue",
 }
 PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-
-
-def assert_error(
-    exc: pytest.ExceptionInfo[ClientError],
-    code: str,
-    query_code: str,
-    message: str | None = None,
-) -> None:
-    response = exc.value.response
-    assert response["ResponseMetadata"]["HTTPStatusCode"] == 400
-    assert response["Error"]["Code"] == code
-    assert response["Error"]["QueryErrorCode"] == query_code
-    assert response["Error"]["Type"] == "Sender"
-    if message is not None:
-        assert response["Error"]["Message"] == message
 
 
 def assert_invalid_parameter(

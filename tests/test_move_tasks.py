@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from sqs_asserts import assert_error
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -19,22 +20,6 @@ ALREADY_RUNNING = (
 )
 BAD_HANDLE = "Value for parameter TaskHandle is invalid."
 NO_TASK = "Task does not exist."
-
-
-def assert_error(
-    exc: pytest.ExceptionInfo[ClientError],
-    code: str,
-    query_code: str,
-    message: str | None = None,
-    status: int = 400,
-) -> None:
-    response = exc.value.response
-    assert response["ResponseMetadata"]["HTTPStatusCode"] == status
-    assert response["Error"]["Code"] == code
-    assert response["Error"]["QueryErrorCode"] == query_code
-    assert response["Error"]["Type"] == "Sender"
-    if message is not None:
-        assert response["Error"]["Message"] == message
 
 
 def assert_invalid_parameter(

@@ -38,6 +38,7 @@ from persist_support import (
     redis_client,
     text,
 )
+from sqs_asserts import assert_error
 
 import sqsmock
 from sqsmock import Clock, FrozenClock, MockSQS, PersistenceError, mock_sqs
@@ -227,21 +228,6 @@ def send_fifo(client: Any, url: str, body: str, group: str = "g", dedup: str | N
 
 def stored_bodies(store: Store, name: str) -> list[str]:
     return sorted(json.loads(v)["body"] for v in store.messages(name).values())
-
-
-def assert_error(
-    exc: pytest.ExceptionInfo[ClientError],
-    code: str,
-    query_code: str,
-    message: str | None = None,
-    status: int = 400,
-) -> None:
-    response = exc.value.response
-    assert response["ResponseMetadata"]["HTTPStatusCode"] == status
-    assert response["Error"]["Code"] == code
-    assert response["Error"]["QueryErrorCode"] == query_code
-    if message is not None:
-        assert response["Error"]["Message"] == message
 
 
 def assert_persistence_error(exc: pytest.ExceptionInfo[PersistenceError]) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from sqs_asserts import assert_error
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -47,21 +48,6 @@ def attributes_md5(attributes: dict[str, dict[str, Any]]) -> str:
             buf.append(1)
             _put(buf, attr["StringValue"].encode("utf-8"))
     return hashlib.md5(buf).hexdigest()
-
-
-def assert_error(
-    exc: pytest.ExceptionInfo[ClientError],
-    code: str,
-    query_code: str,
-    message: str | None = None,
-) -> None:
-    response = exc.value.response
-    assert response["ResponseMetadata"]["HTTPStatusCode"] == 400
-    assert response["Error"]["Code"] == code
-    assert response["Error"]["QueryErrorCode"] == query_code
-    assert response["Error"]["Type"] == "Sender"
-    if message is not None:
-        assert response["Error"]["Message"] == message
 
 
 def assert_invalid_parameter(exc: pytest.ExceptionInfo[ClientError], message: str | None = None):

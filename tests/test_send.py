@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from sqs_asserts import assert_error
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -51,22 +52,6 @@ def attributes_md5(attributes: dict[str, dict[str, Any]]) -> str:
 
 def string_attr(value: str, data_type: str = "String") -> dict[str, str]:
     return {"DataType": data_type, "StringValue": value}
-
-
-def assert_error(
-    exc: pytest.ExceptionInfo[ClientError],
-    code: str,
-    query_code: str,
-    message: str | None = None,
-    status: int = 400,
-) -> None:
-    response = exc.value.response
-    assert response["Error"]["Code"] == code
-    assert response["Error"]["QueryErrorCode"] == query_code
-    assert response["Error"]["Type"] == "Sender"
-    assert response["ResponseMetadata"]["HTTPStatusCode"] == status
-    if message is not None:
-        assert response["Error"]["Message"] == message
 
 
 def assert_invalid_parameter(exc: pytest.ExceptionInfo[ClientError], message: str | None = None):

@@ -76,9 +76,9 @@ def _change_policy(queue: Queue, change: Callable[[dict[str, Any]], dict[str, An
     queue.update_attributes(update)
 
 
-def _string_list(request: Request, name: str) -> list[str]:
+def _string_list(request: Request, name: str, *, may_be_empty: bool = False) -> list[str]:
     values = request.get(name)
-    if not values:
+    if values is None or (not values and not may_be_empty):
         raise SqsError("MissingParameter", name=name)
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise SqsError("ParameterNotStringList", name=name, value=values)
@@ -94,11 +94,7 @@ def add_permission(call: Call, request: Request) -> Response:
     label = required_str(request, "Label")
     if not _LABEL.fullmatch(label):
         raise SqsError("InvalidLabel", value=label)
-    accounts = request.get("AWSAccountIds")
-    if accounts is None:
-        raise SqsError("MissingParameter", name="AWSAccountIds")
-    if not isinstance(accounts, list) or not all(isinstance(a, str) for a in accounts):
-        raise SqsError("ParameterNotStringList", name="AWSAccountIds", value=accounts)
+    accounts = _string_list(request, "AWSAccountIds", may_be_empty=True)
     actions = _string_list(request, "Actions")
     if not accounts or not all(_ACCOUNT.fullmatch(account) for account in accounts):
         raise SqsError("InvalidAccountId", ids=", ".join(accounts))
