@@ -114,7 +114,7 @@ class Backend:
         """The mock stopped: end waiting long polls (they answer empty) and stop listening."""
         self.clock.unsubscribe(self._wake_all)
         for queue in self.queues():
-            queue.deleted = True
+            queue.closed = True  # not deleted: a call still under way writes through as usual
             queue.notify()
 
     # -- lookups ----------------------------------------------------------------------------

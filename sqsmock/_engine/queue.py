@@ -135,6 +135,7 @@ class Queue(Journaled):
         self.wait_time_seconds = 0
         self.redrive: tuple[str, int] | None = None
         self.deleted = False
+        self.closed = False  # the mock stopped: long polls end
         self._apply(attributes)
         self.log: TombstoneLog[Message] = TombstoneLog()
         self._ready: list[tuple[int, int, Message]] = []
@@ -282,7 +283,7 @@ class Queue(Journaled):
         while True:
             now = clock.now()
             real_left = real_end - monotonic()
-            if now >= end or real_left <= 0 or self.deleted:
+            if now >= end or real_left <= 0 or self.deleted or self.closed:
                 return []
             until = end
             due = self._next_due()
