@@ -225,17 +225,23 @@ def _rss() -> int | None:
 # -- cycle ----------------------------------------------------------------------------------
 
 
+def _steady_cycle() -> Callable[[], None]:
+    """One send, one receive, one delete on a new queue of the active mock."""
+    client = _client()
+    url = client.create_queue(QueueName="bench")["QueueUrl"]
+
+    def cycle() -> None:
+        client.send_message(QueueUrl=url, MessageBody="hello")
+        message = client.receive_message(QueueUrl=url)["Messages"][0]
+        client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+
+    return cycle
+
+
 def _sqsmock_cycle() -> Callable[[int], float]:
     def run(_: int) -> float:
         with mock_sqs():
-            client = _client()
-            url = client.create_queue(QueueName="bench")["QueueUrl"]
-
-            def cycle() -> None:
-                client.send_message(QueueUrl=url, MessageBody="hello")
-                message = client.receive_message(QueueUrl=url)["Messages"][0]
-                client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
-
+            cycle = _steady_cycle()
             _per_call(cycle, 3, 100)  # warm up
             return _per_call(cycle, 3, 1000)
 
@@ -727,14 +733,7 @@ def _persisted_cycle(make_store: Callable[[], Any] | None) -> Callable[[int], fl
         namespace = _namespace()
         try:
             with mock_sqs(persistence=store, namespace=namespace):
-                client = _client()
-                url = client.create_queue(QueueName="bench")["QueueUrl"]
-
-                def cycle() -> None:
-                    client.send_message(QueueUrl=url, MessageBody="hello")
-                    message = client.receive_message(QueueUrl=url)["Messages"][0]
-                    client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
-
+                cycle = _steady_cycle()
                 _per_call(cycle, 3, 50)  # warm up
                 return _per_call(cycle, 3, 300)
         finally:

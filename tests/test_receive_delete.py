@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import struct
 from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from sqs_asserts import assert_error
+from sqs_asserts import assert_error, attributes_md5
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -27,27 +25,6 @@ NOT_AVAILABLE = (
     "available for visibility timeout change."
 )
 GARBAGE = 'The input receipt handle "garbage" is not a valid receipt handle.'
-
-
-def _put(buf: bytearray, data: bytes) -> None:
-    buf += struct.pack(">I", len(data))
-    buf += data
-
-
-def attributes_md5(attributes: dict[str, dict[str, Any]]) -> str:
-    """MD5 of message attributes as SQS computes it (independent of sqsmock)."""
-    buf = bytearray()
-    for name in sorted(attributes, key=lambda n: n.encode("utf-8")):
-        attr = attributes[name]
-        _put(buf, name.encode("utf-8"))
-        _put(buf, attr["DataType"].encode("utf-8"))
-        if attr["DataType"].split(".", 1)[0] == "Binary":
-            buf.append(2)
-            _put(buf, bytes(attr["BinaryValue"]))
-        else:
-            buf.append(1)
-            _put(buf, attr["StringValue"].encode("utf-8"))
-    return hashlib.md5(buf).hexdigest()
 
 
 def assert_invalid_parameter(exc: pytest.ExceptionInfo[ClientError], message: str | None = None):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import struct
 from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from sqs_asserts import assert_error
+from sqs_asserts import assert_error, attributes_md5
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -26,28 +25,6 @@ BAD_BATCH_ID = (
     "A batch entry id can only contain alphanumeric characters, hyphens and underscores. "
     "It can be at most 80 letters long."
 )
-
-
-def _put(buf: bytearray, data: bytes) -> None:
-    buf += struct.pack(">I", len(data))
-    buf += data
-
-
-def attributes_md5(attributes: dict[str, dict[str, Any]]) -> str:
-    """MD5 of message attributes as SQS computes it (independent of sqsmock)."""
-    buf = bytearray()
-    for name in sorted(attributes, key=lambda n: n.encode("utf-8")):
-        attr = attributes[name]
-        data_type = attr["DataType"]
-        _put(buf, name.encode("utf-8"))
-        _put(buf, data_type.encode("utf-8"))
-        if data_type.split(".", 1)[0] == "Binary":
-            buf.append(2)
-            _put(buf, bytes(attr["BinaryValue"]))
-        else:
-            buf.append(1)
-            _put(buf, attr["StringValue"].encode("utf-8"))
-    return hashlib.md5(buf).hexdigest()
 
 
 def string_attr(value: str, data_type: str = "String") -> dict[str, str]:
