@@ -125,9 +125,6 @@ class Backend:
             raise SqsError("QueueDoesNotExist")
         return queue
 
-    def find(self, region: str, account: str, name: str) -> Queue | None:
-        return self._queues.get((region, account, name))
-
     def by_arn(self, arn: str) -> Queue | None:
         parts = arn.split(":")
         if len(parts) != 6 or parts[:3] != ["arn", "aws", "sqs"]:

@@ -145,10 +145,6 @@ class Message:
         m.dlq_source_arn = self.dlq_source_arn
         return m
 
-    @property
-    def alive(self) -> bool:
-        return self.slot >= 0
-
     def __repr__(self) -> str:
         return f"<Message {self.message_id} {STATE_NAMES[self.state]} body={self.body[:40]!r}>"
 

@@ -75,7 +75,3 @@ class Call:
                     if key.lower() == lowered:
                         return str(candidate)
         return None if value is None else str(value)
-
-    @property
-    def now(self) -> float:
-        return self.backend.clock.now()
