@@ -22,9 +22,9 @@ from botocore.model import ListShape, MapShape, OperationModel, Shape, Structure
 from botocore.parsers import create_parser
 from botocore.validate import ParamValidator
 
-from ._engine import Backend
-from ._errors import SqsError
-from ._service import Call, dispatch
+from .._engine import Backend
+from .._errors import SqsError
+from .._service import Call, dispatch
 
 __all__ = ["SqsHttpResponse", "answer", "decode_request", "render", "request_id"]
 
