@@ -1,0 +1,107 @@
+"""Fixtures for the real-client tests: installed clients and the server they talk to."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clients_support import (
+    AWSCLI_VERSIONS,
+    AwsCli,
+    AwsCliDriver,
+    awscli_venv,
+    js_sdk_installed,
+    stop_process,
+)
+
+
+@pytest.fixture(scope="session", params=sorted(AWSCLI_VERSIONS))
+def awscli_executable(request: pytest.FixtureRequest) -> tuple[str, Path]:
+    """(protocol it speaks, path of ``aws``) for each AWS CLI version under test."""
+    return request.param, awscli_venv(AWSCLI_VERSIONS[request.param])
+
+
+@pytest.fixture(scope="session")
+def awscli_driver(awscli_executable: tuple[str, Path]) -> Iterator[AwsCliDriver]:
+    driver = AwsCliDriver(awscli_executable[1])
+    try:
+        yield driver
+    finally:
+        driver.close()
+
+
+@pytest.fixture
+def aws(
+    awscli_executable: tuple[str, Path], awscli_driver: AwsCliDriver, sqs_server: Any
+) -> AwsCli:
+    """Runs ``aws sqs ...`` against ``sqs_server``, once per AWS CLI version."""
+    return AwsCli(awscli_driver, awscli_executable[0], sqs_server.endpoint_url)
+
+
+@pytest.fixture(scope="session")
+def js_sdk() -> Path:
+    return js_sdk_installed()
+
+
+# -- the server ------------------------------------------------------------------------------
+# TEMPORARY, until sqsmock's server mode is available: run the tests against moto's server.
+
+try:
+    from sqsmock import serve as _serve  # noqa: F401
+except ImportError:
+    _HAVE_SERVE = False
+else:
+    _HAVE_SERVE = True
+
+if not _HAVE_SERVE:
+    import socket
+
+    import clients_support
+
+    clients_support.URL_FORMAT = "{endpoint}/{account}/{name}"
+    import time
+    import urllib.request
+
+    class _NoClock:
+        def advance(self, seconds: float) -> None:
+            pass
+
+    class _MotoServer:
+        def __init__(self, endpoint_url: str) -> None:
+            self.endpoint_url = endpoint_url
+            self.clock = _NoClock()
+
+        def reset(self) -> None:
+            request = urllib.request.Request(self.endpoint_url + "/moto-api/reset", method="POST")
+            urllib.request.urlopen(request, timeout=10).close()
+
+    @pytest.fixture(scope="session")
+    def _moto_server() -> Iterator[_MotoServer]:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("moto_server")), "-p", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            server = _MotoServer(f"http://127.0.0.1:{port}")
+            for _ in range(100):
+                try:
+                    server.reset()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            yield server
+        finally:
+            stop_process(process)
+
+    @pytest.fixture
+    def sqs_server(_moto_server: _MotoServer) -> _MotoServer:
+        _moto_server.reset()
+        return _moto_server
