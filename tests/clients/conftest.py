@@ -105,3 +105,8 @@ if not _HAVE_SERVE:
     def sqs_server(_moto_server: _MotoServer) -> _MotoServer:
         _moto_server.reset()
         return _moto_server
+
+    @pytest.fixture
+    def wall_server(_moto_server: _MotoServer) -> _MotoServer:
+        _moto_server.reset()
+        return _moto_server
