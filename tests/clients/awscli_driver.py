@@ -1,9 +1,9 @@
 """Runs AWS CLI commands one after the other in one process, as ``aws`` itself would run each.
 
 Started with the Python of an AWS CLI virtualenv. Reads one JSON object per line from stdin,
-``{"args": [...], "env": {...}}``, runs ``awscli.clidriver.main()`` with that command line and
-environment (a new CLI driver and botocore session each time, as for a fresh ``aws`` process),
-and answers one JSON line ``{"rc": int, "stdout": str, "stderr": str}``. This only saves the
+``{"args": [...], "env": {...}}``, runs the CLI's driver (``awscli.clidriver``, what ``aws``
+runs) on that command line, with a driver and botocore session made with that environment, and
+answers one JSON line ``{"rc": int, "stdout": str, "stderr": str}``. This only saves the
 half second that starting Python and importing the CLI costs for every command.
 """
 
@@ -20,7 +20,22 @@ import awscli.clidriver
 CLI_ENV = {key: os.environ[key] for key in ("AWS_DATA_PATH",) if key in os.environ}
 
 
+_drivers: dict[str, awscli.clidriver.CLIDriver] = {}
+
+
+def driver_for(env: dict[str, str]) -> awscli.clidriver.CLIDriver:
+    """A CLI driver (and botocore session) made with ``env``; one per distinct environment."""
+    key = json.dumps(env, sort_keys=True)
+    if key not in _drivers:
+        os.environ.clear()
+        os.environ.update(env)
+        os.environ.update(CLI_ENV)
+        _drivers[key] = awscli.clidriver.create_clidriver()
+    return _drivers[key]
+
+
 def run(args: list[str], env: dict[str, str]) -> dict[str, object]:
+    driver = driver_for(env)
     os.environ.clear()
     os.environ.update(env)
     os.environ.update(CLI_ENV)
@@ -30,7 +45,7 @@ def run(args: list[str], env: dict[str, str]) -> dict[str, object]:
     saved = sys.argv, sys.stdout, sys.stderr
     sys.argv, sys.stdout, sys.stderr = ["aws", *args], out, err
     try:
-        rc = awscli.clidriver.create_clidriver().main(args)
+        rc = driver.main(args)
     except SystemExit as stop:
         rc = stop.code if isinstance(stop.code, int) else 1
     finally:

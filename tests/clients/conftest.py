@@ -58,39 +58,66 @@ else:
     _HAVE_SERVE = True
 
 if not _HAVE_SERVE:
+    import json
+    import os
     import socket
 
     import clients_support
 
-    clients_support.URL_FORMAT = "{endpoint}/{account}/{name}"
+    if not os.environ.get("CLIENTS_SCRATCH"):
+        clients_support.URL_FORMAT = "{endpoint}/{account}/{name}"
+    import os
     import time
     import urllib.request
 
-    class _NoClock:
+    class _AdminClock:
+        def __init__(self, server: Any) -> None:
+            self.server = server
+
         def advance(self, seconds: float) -> None:
-            pass
+            if self.server.admin:
+                self.server.admin("clock/advance", {"seconds": seconds})
 
     class _MotoServer:
-        def __init__(self, endpoint_url: str) -> None:
+        def __init__(self, endpoint_url: str, admin: bool) -> None:
             self.endpoint_url = endpoint_url
-            self.clock = _NoClock()
+            self.admin_ok = admin
+            self.clock = _AdminClock(self)
+
+        def admin(self, what: str, payload: Any = None) -> Any:
+            if not self.admin_ok:
+                return None
+            data = json.dumps(payload).encode() if payload is not None else b""
+            request = urllib.request.Request(
+                f"{self.endpoint_url}/_sqsmock/{what}", data=data, method="POST"
+            )
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return json.loads(answer.read() or b"null")
 
         def reset(self) -> None:
+            if self.admin_ok:
+                self.admin("reset")
+                return
             request = urllib.request.Request(self.endpoint_url + "/moto-api/reset", method="POST")
             urllib.request.urlopen(request, timeout=10).close()
 
-    @pytest.fixture(scope="session")
-    def _moto_server() -> Iterator[_MotoServer]:
+    def _start(clock: str) -> Iterator[_MotoServer]:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = sock.getsockname()[1]
+        scratch = os.environ.get("CLIENTS_SCRATCH")
+        if scratch:
+            script, path = scratch.split(":")
+            command = [sys.executable, script, str(port), clock]
+            env = dict(os.environ, PYTHONPATH=path)
+        else:
+            command = [str(Path(sys.executable).with_name("moto_server")), "-p", str(port)]
+            env = None
         process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("moto_server")), "-p", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
         )
         try:
-            server = _MotoServer(f"http://127.0.0.1:{port}")
+            server = _MotoServer(f"http://127.0.0.1:{port}", bool(scratch))
             for _ in range(100):
                 try:
                     server.reset()
@@ -101,12 +128,20 @@ if not _HAVE_SERVE:
         finally:
             stop_process(process)
 
+    @pytest.fixture(scope="session")
+    def _moto_server() -> Iterator[_MotoServer]:
+        yield from _start("frozen")
+
+    @pytest.fixture(scope="session")
+    def _moto_wall_server() -> Iterator[_MotoServer]:
+        yield from _start("wall")
+
     @pytest.fixture
     def sqs_server(_moto_server: _MotoServer) -> _MotoServer:
         _moto_server.reset()
         return _moto_server
 
     @pytest.fixture
-    def wall_server(_moto_server: _MotoServer) -> _MotoServer:
-        _moto_server.reset()
-        return _moto_server
+    def wall_server(_moto_wall_server: _MotoServer) -> _MotoServer:
+        _moto_wall_server.reset()
+        return _moto_wall_server
