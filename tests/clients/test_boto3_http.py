@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import json
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
+import types
+import urllib.request
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import boto3
 import pytest
 from botocore.config import Config
-from clients_support import ACCESS_KEY, ACCOUNT, REGION, SECRET_KEY, queue_url
+from clients_support import (
+    ACCESS_KEY,
+    ACCOUNT,
+    REGION,
+    SECRET_KEY,
+    client_env,
+    queue_url,
+    stop_process,
+)
+
+import sqsmock
 
 NS = {"sqs": "http://queue.amazonaws.com/doc/2012-11-05/"}
 
@@ -30,6 +49,21 @@ def client(server: Any, region: str = REGION, access_key: str = ACCESS_KEY) -> A
     )
 
 
+def record_http(sqs: Any) -> list[str]:
+    """The URLs that ``sqs`` really sends HTTP requests to, from now on (an in-process answer
+    would send none)."""
+    sent: list[str] = []
+    session = sqs._endpoint.http_session
+    send = session.send
+
+    def recording_send(request: Any) -> Any:
+        sent.append(request.url)
+        return send(request)
+
+    session.send = recording_send
+    return sent
+
+
 def md5(text: str) -> str:
     return hashlib.md5(text.encode("utf-8")).hexdigest()
 
@@ -39,8 +73,10 @@ def md5(text: str) -> str:
 
 def test_round_trip(sqs_server: Any) -> None:
     sqs = client(sqs_server)
+    requests = record_http(sqs)
     url = sqs.create_queue(QueueName="trip", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
     assert url == queue_url(sqs_server.endpoint_url, "trip")
+    assert requests == [sqs_server.endpoint_url + "/"]
     body = "ünïcode ✓ <xml> & \r\n"
     sent = sqs.send_message(
         QueueUrl=url,
@@ -67,6 +103,7 @@ def test_round_trip(sqs_server: Any) -> None:
     sqs.delete_message(QueueUrl=url, ReceiptHandle=again["ReceiptHandle"])
     assert sqs_server.peek("trip") == []
     assert "Messages" not in sqs.receive_message(QueueUrl=url)
+    assert len(requests) == 6  # every call went over HTTP
 
 
 def test_errors(sqs_server: Any) -> None:
@@ -277,3 +314,68 @@ def test_json_protocol_by_hand(sqs_server: Any) -> None:
     assert answer["__type"] == "com.amazonaws.sqs#QueueDoesNotExist"
     assert answer["message"] == "The specified queue does not exist."
     assert headers["x-amzn-query-error"] == "AWS.SimpleQueueService.NonExistentQueue;Sender"
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve_command(command: list[str]) -> Iterator[tuple[subprocess.Popen, str, list[str]]]:
+    """Run ``command`` (an ``sqsmock serve``) until it prints its endpoint URL; always stop it."""
+    port = free_port()
+    endpoint = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [*command, "serve", "--host", "127.0.0.1", "--port", str(port), "--clock", "frozen"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=client_env(),
+    )
+    lines: list[str] = []
+    listening = threading.Event()
+
+    def read() -> None:  # keep draining the output so that logging never blocks the server
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            if endpoint in line:
+                listening.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert listening.wait(30), f"no line naming {endpoint}:\n{''.join(lines)}"
+        yield process, endpoint, lines
+    finally:
+        stop_process(process)
+        reader.join(10)
+
+
+@pytest.mark.parametrize(
+    ("command", "stop"),
+    [
+        ([str(Path(sys.executable).with_name("sqsmock"))], signal.SIGTERM),
+        ([sys.executable, "-m", "sqsmock"], signal.SIGINT),
+    ],
+    ids=["sqsmock-SIGTERM", "python-m-sqsmock-SIGINT"],
+)
+def test_sqsmock_serve_command(command: list[str], stop: signal.Signals) -> None:
+    with serve_command(command) as (process, endpoint, lines):
+        server = types.SimpleNamespace(endpoint_url=endpoint)
+        sqs = client(server, region="eu-central-1")
+        url = sqs.create_queue(QueueName="cli")["QueueUrl"]
+        assert url == queue_url(endpoint, "cli", region="eu-central-1")
+        sqs.send_message(QueueUrl=url, MessageBody="over the wire")
+        [message] = sqs.receive_message(QueueUrl=url, WaitTimeSeconds=1)["Messages"]
+        assert message["Body"] == "over the wire"
+        with urllib.request.urlopen(endpoint + "/_sqsmock/health", timeout=10) as answer:
+            assert answer.status == 200
+            assert json.loads(answer.read())["version"] == sqsmock.__version__
+        process.send_signal(stop)
+        assert process.wait(15) == 0, "".join(lines)
