@@ -51,11 +51,24 @@ def js_sdk() -> Path:
 # TEMPORARY, until sqsmock's server mode is available: run the tests against moto's server.
 
 try:
-    from sqsmock import serve as _serve  # noqa: F401
+    from sqsmock import serve
 except ImportError:
     _HAVE_SERVE = False
 else:
     _HAVE_SERVE = True
+
+    @pytest.fixture(scope="session")
+    def _wall_server() -> Iterator[Any]:
+        with serve(port=0, clock="wall") as server:
+            yield server
+
+    @pytest.fixture
+    def wall_server(_wall_server: Any) -> Any:
+        """A server on the wall clock (``sqs_server``'s may be frozen), emptied for each test:
+        for tests where real processes wait on each other."""
+        _wall_server.reset()
+        return _wall_server
+
 
 if not _HAVE_SERVE:
     import json

@@ -119,14 +119,14 @@ ORDERS = [
 
 
 @pytest.mark.parametrize("queues", ["created by kombu", "predefined"])
-def test_worker_runs_tasks_sent_through_sqs(sqs_server: Any, queues: str) -> None:
-    sqs = client(sqs_server)
+def test_worker_runs_tasks_sent_through_sqs(wall_server: Any, queues: str) -> None:
+    sqs = client(wall_server)
     results = sqs.create_queue(QueueName="celery-results")["QueueUrl"]
     predefined = None
     if queues == "predefined":
         tasks = sqs.create_queue(QueueName="celery-tasks")["QueueUrl"]
         predefined = {"celery-tasks": tasks}
-    env = celery_env(sqs_server, predefined)
+    env = celery_env(wall_server, predefined)
 
     with celery_app(env) as module, celery_worker(env, "celery-tasks") as worker:
         for order in ORDERS:

@@ -105,3 +105,17 @@ def test_js_sdk_scenario(js_sdk: Path, sqs_server: Any) -> None:
         "code": "AWS.SimpleQueueService.EmptyBatchRequest",
         "status": 400,
     }
+
+    fifo = out["fifo"]
+    assert fifo["url"] == queue_url(sqs_server.endpoint_url, "js-events.fifo")
+    first, second, duplicate = fifo["sent"]
+    assert duplicate["MessageId"] == first["MessageId"]  # deduplicated by content
+    assert int(first["SequenceNumber"]) < int(second["SequenceNumber"])
+    assert [m["Body"] for m in fifo["received"]] == ["first", "second"]
+    for message, sent in zip(fifo["received"], [first, second], strict=True):
+        assert message["MessageId"] == sent["MessageId"]
+        assert message["Attributes"] == {
+            "MessageGroupId": "g1",
+            "SequenceNumber": sent["SequenceNumber"],
+            "MessageDeduplicationId": hashlib.sha256(message["Body"].encode()).hexdigest(),
+        }

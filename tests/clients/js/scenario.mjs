@@ -167,4 +167,35 @@ result.missingQueue = await errorOf(
   client.send(new GetQueueUrlCommand({ QueueName: "no-such-queue" })),
 );
 
+// A FIFO queue: content-based deduplication, order within a group, sequence numbers.
+const { QueueUrl: fifo } = await client.send(
+  new CreateQueueCommand({
+    QueueName: "js-events.fifo",
+    Attributes: { FifoQueue: "true", ContentBasedDeduplication: "true" },
+  }),
+);
+const fifoSent = [];
+for (const body of ["first", "second", "first"]) {
+  const answer = await client.send(
+    new SendMessageCommand({ QueueUrl: fifo, MessageBody: body, MessageGroupId: "g1" }),
+  );
+  fifoSent.push({ MessageId: answer.MessageId, SequenceNumber: answer.SequenceNumber });
+}
+const fifoReceived = await client.send(
+  new ReceiveMessageCommand({
+    QueueUrl: fifo,
+    MaxNumberOfMessages: 10,
+    MessageSystemAttributeNames: ["MessageGroupId", "SequenceNumber", "MessageDeduplicationId"],
+  }),
+);
+result.fifo = {
+  url: fifo,
+  sent: fifoSent,
+  received: (fifoReceived.Messages ?? []).map((m) => ({
+    MessageId: m.MessageId,
+    Body: m.Body,
+    Attributes: m.Attributes,
+  })),
+};
+
 process.stdout.write(JSON.stringify(result) + "\n");
