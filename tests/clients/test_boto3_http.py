@@ -182,6 +182,62 @@ def test_two_regions_two_urls_and_the_account_from_the_access_key(sqs_server: An
     )
 
 
+def test_largest_message_fits_whatever_its_encoding_costs(sqs_server: Any) -> None:
+    """A 1 MiB body (the default MaximumMessageSize) of characters that JSON escapes and forms
+    percent-encode: the request is two to three times larger than the message."""
+    sqs = client(sqs_server)
+    url = sqs.create_queue(QueueName="big")["QueueUrl"]
+    body = '"\\' * (1024 * 1024 // 2)
+    assert len(body.encode()) == 1024 * 1024
+    assert sqs.send_message(QueueUrl=url, MessageBody=body)["MD5OfMessageBody"] == md5(body)
+    status, root = query(sqs_server, urlsplit(url).path, Action="SendMessage", MessageBody=body)
+    assert status == 200, ET.tostring(root)
+    received = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
+    assert [m["Body"] == body for m in received] == [True, True]
+    with pytest.raises(sqs.exceptions.ClientError) as too_long:
+        sqs.send_message(QueueUrl=url, MessageBody=body + "x")
+    assert too_long.value.response["Error"]["Code"] == "InvalidParameterValue"
+
+
+def test_many_clients_at_once(wall_server: Any) -> None:
+    url = client(wall_server).create_queue(QueueName="busy")["QueueUrl"]
+    errors: list[BaseException] = []
+
+    def produce(worker: int) -> None:
+        try:
+            sqs = client(wall_server)
+            for start in range(0, 50, 10):
+                entries = [
+                    {"Id": str(i), "MessageBody": f"{worker}:{i}"} for i in range(start, start + 10)
+                ]
+                assert (
+                    len(sqs.send_message_batch(QueueUrl=url, Entries=entries)["Successful"]) == 10
+                )
+        except BaseException as error:  # reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=produce, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    sqs = client(wall_server)
+    bodies: set[str] = set()
+    for _ in range(100):
+        messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+        if not messages:
+            break
+        bodies.update(m["Body"] for m in messages)
+        sqs.delete_message_batch(
+            QueueUrl=url,
+            Entries=[
+                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)
+            ],
+        )
+    assert bodies == {f"{w}:{i}" for w in range(8) for i in range(50)}
+
+
 # -- raw requests ----------------------------------------------------------------------------
 
 
