@@ -69,7 +69,6 @@ def _clean_env() -> dict[str, str]:
         for key, value in os.environ.items()
         if not key.startswith(("AWS_", "PYTHON", "VIRTUAL_ENV", "BOTO"))
     }
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
