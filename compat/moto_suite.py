@@ -106,11 +106,6 @@ _MOTO_HELPER = (
     NOT_APPLICABLE + "unit test of moto's Queue._is_empty_redrive_policy helper; makes no SQS call"
 )
 DESELECTED: dict[str, str] = {
-    "test_sqs.py::test_change_message_visibility_on_old_message": (
-        DIFFERS + "ChangeMessageVisibility with a receipt handle whose visibility lapsed (the "
-        "message was received again since) is accepted and changes nothing (§5); moto applies "
-        "the new timeout to the message"
-    ),
     "test_sqs.py::test_message_delay_is_more_than_15_minutes": (
         DIFFERS + "a standard queue refuses MessageDeduplicationId with InvalidParameterValue "
         '"...Reason: The request include parameter that is not valid for this queue type." '
