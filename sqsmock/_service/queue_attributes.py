@@ -25,6 +25,8 @@ _RANGES: dict[str, tuple[int, int]] = {
     "VisibilityTimeout": (0, 43200),
     "KmsDataKeyReusePeriodSeconds": (60, 86400),
 }
+#: KmsDataKeyReusePeriodSeconds of a queue with a KMS key that was never given one.
+KMS_DATA_KEY_REUSE_DEFAULT = "300"
 _INTEGER = re.compile(r"-?[0-9]+")
 _BOOLEANS = frozenset({"FifoQueue", "ContentBasedDeduplication", "SqsManagedSseEnabled"})
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -239,6 +241,10 @@ def describe(queue: Queue, names: Iterable[str]) -> dict[str, str]:
         out["QueueArn"] = queue.arn
     with queue.lock:
         current = dict(queue.attributes)
+    if "KmsMasterKeyId" in current:
+        current.setdefault("KmsDataKeyReusePeriodSeconds", KMS_DATA_KEY_REUSE_DEFAULT)
+    else:  # the reuse period shows only while a KMS key is set
+        current.pop("KmsDataKeyReusePeriodSeconds", None)
     for name, value in current.items():
         if every or name in wanted:
             out[name] = value

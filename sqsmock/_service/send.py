@@ -30,9 +30,12 @@ def _check_id(name: str, value: Any) -> str:
 
 
 def build_message(
-    call: Call, queue: Queue, params: Mapping[str, Any]
+    call: Call, queue: Queue, params: Mapping[str, Any], *, in_batch: bool = False
 ) -> tuple[Message, int | None]:
-    """A validated message and its per-message delay (None: the queue's), or the SQS error."""
+    """A validated message and its per-message delay (None: the queue's), or the SQS error.
+
+    ``in_batch``: an entry of SendMessageBatch, where SQS words the size error differently.
+    """
     body = params.get("MessageBody")
     if body is None or body == "":
         raise SqsError("MissingParameter", name="MessageBody")
@@ -51,7 +54,8 @@ def build_message(
         trace = call.header("X-Amzn-Trace-Id") or None
     size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
     if size > queue.maximum_message_size:
-        raise SqsError("MessageTooLong", limit=queue.maximum_message_size)
+        too_long = "MessageTooLongInBatch" if in_batch else "MessageTooLong"
+        raise SqsError(too_long, limit=queue.maximum_message_size)
     group = params.get("MessageGroupId")
     dedup = params.get("MessageDeduplicationId")
     if group is not None:
@@ -144,7 +148,7 @@ def send_message_batch(call: Call, request: Request) -> Response:
     failed: list[dict[str, object]] = []
     for entry in entries:
         try:
-            message, delay = build_message(call, queue, entry)
+            message, delay = build_message(call, queue, entry, in_batch=True)
         except SqsError as error:
             failed.append(batch_entry_error(entry["Id"], error))
             continue
