@@ -6,7 +6,7 @@ While at least one mock is active:
   covered -- created before or after the mock started, even before sqsmock was imported. The
   wrapper only makes sure an SQS client's event emitter carries our handler (once per client) and
   then runs botocore's normal path: parameter validation, serialization, endpoint resolution.
-* The ``before-call.sqs`` handler (registered last, so user handlers that add headers run first)
+* The ``before-call`` handler (registered last, so user handlers that add headers run first)
   hands the serialized request to the innermost active mock and returns ``(http, parsed)``;
   botocore then skips signing and sending, emits ``after-call`` and raises modeled errors itself.
   With no mock active the handler returns None and the call proceeds as if sqsmock were absent.
@@ -62,7 +62,10 @@ def _hook(client: Any) -> None:
         # botocore wraps the serializer in a validator unless parameter_validation is off.
         validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
         handler = functools.partial(_before_call, validated)
-        events.register_last("before-call.sqs", handler, unique_id=_UNIQUE_ID)
+        # On the generic ``before-call``, last: botocore calls the handlers of more specific
+        # events first, so every other before-call handler -- the user's, and botocore's own
+        # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
+        events.register_last("before-call", handler, unique_id=_UNIQUE_ID)
     setattr(events, _MARK, True)
 
 

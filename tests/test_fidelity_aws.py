@@ -192,3 +192,43 @@ def test_oversized_single_send_keeps_the_send_message_wording(sqs_client):
         "InvalidParameterValueException",
         "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes.",
     )
+
+
+# --- AWSTraceHeader from the X-Amzn-Trace-Id header ---------------------------------------------
+
+TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+
+
+def test_lambda_trace_id_that_botocore_puts_on_the_request_becomes_the_aws_trace_header(
+    sqs_client, url, monkeypatch
+):
+    # AWS (§3): "the `X-Amzn-Trace-Id` request header sets it too". botocore's own
+    # recursion-detection handler (a before-call handler) adds that header inside Lambda.
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "orders")
+    monkeypatch.setenv("_X_AMZN_TRACE_ID", TRACE)
+    response = sqs_client.send_message(QueueUrl=url, MessageBody="traced")
+    assert "MD5OfMessageSystemAttributes" not in response
+    monkeypatch.delenv("_X_AMZN_TRACE_ID")
+    (message,) = receive(sqs_client, url, MessageSystemAttributeNames=["AWSTraceHeader"])
+    assert message["Attributes"] == {"AWSTraceHeader": TRACE}
+
+
+def test_trace_id_outside_lambda_is_not_sent(sqs_client, url, monkeypatch):
+    # botocore adds the header only when AWS_LAMBDA_FUNCTION_NAME is set as well.
+    monkeypatch.delenv("AWS_LAMBDA_FUNCTION_NAME", raising=False)
+    monkeypatch.setenv("_X_AMZN_TRACE_ID", TRACE)
+    sqs_client.send_message(QueueUrl=url, MessageBody="untraced")
+    (message,) = receive(sqs_client, url, MessageSystemAttributeNames=["All"])
+    assert "AWSTraceHeader" not in message["Attributes"]
+
+
+def test_explicit_trace_header_wins_over_the_lambda_header(sqs_client, url, monkeypatch):
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "orders")
+    monkeypatch.setenv("_X_AMZN_TRACE_ID", "Root=1-00000000-000000000000000000000000")
+    sqs_client.send_message(
+        QueueUrl=url,
+        MessageBody="traced",
+        MessageSystemAttributes={"AWSTraceHeader": {"DataType": "String", "StringValue": TRACE}},
+    )
+    (message,) = receive(sqs_client, url, MessageSystemAttributeNames=["AWSTraceHeader"])
+    assert message["Attributes"] == {"AWSTraceHeader": TRACE}
