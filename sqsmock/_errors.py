@@ -178,6 +178,7 @@ ERRORS: dict[str, ErrorSpec] = {
     "TagValueTooLong": _invalid("Tag value for key {key} must be at most 256 characters long."),
     "TooManyTags": _invalid("Too many tags added for queue {queue}."),
     "NoTagKeys": _invalid("Tag keys must be between 1 and 128 characters in length."),
+    "TagNotUnicode": _invalid("Tag {key} must have a key and a value of valid Unicode text."),
     # --- Sending: body, size, delay, FIFO group and deduplication -----------------------------
     "InvalidMessageContents": ErrorSpec(
         "InvalidMessageContents",

@@ -14,6 +14,7 @@ from typing import Any
 from .._engine import Backend, Queue
 from .._engine.queue import FIFO_DEFAULT_ATTRIBUTES
 from .._errors import SqsError
+from ._validate import is_encodable
 
 __all__ = ["GETTABLE", "describe", "validate"]
 
@@ -77,6 +78,8 @@ def validate(
             raise SqsError("InvalidAttributeName", name=name)
         if not fifo and name in _FIFO_SETTINGS:
             raise SqsError("FifoSettingOnStandardQueue", name=name)
+        if not is_encodable(value):
+            raise SqsError("InvalidAttributeValue", name=name)
         out[name] = _canonical(name, value, fifo=fifo, backend=backend, source_arn=source_arn)
     if fifo and not creating and out.get("FifoQueue") == "false":
         raise SqsError("QueueTypeChange")

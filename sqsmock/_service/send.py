@@ -14,7 +14,7 @@ from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_body
 from ._registry import Request, Response, action
-from ._validate import batch_entries, check_body_characters, optional_int
+from ._validate import batch_entries, check_body_characters, first_forbidden, optional_int
 from .message_attributes import attributes_size, validate_message_attributes, validate_system
 
 __all__ = ["build_message"]
@@ -50,8 +50,9 @@ def build_message(
         md5_system = md5_of_attributes(
             {"AWSTraceHeader": {"DataType": "String", "StringValue": trace}}
         )
-    else:
-        trace = call.header("X-Amzn-Trace-Id") or None
+    else:  # the X-Amzn-Trace-Id header, unless it holds text SQS could not keep
+        header = call.header("X-Amzn-Trace-Id")
+        trace = header if header and first_forbidden(header) is None else None
     size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
     if size > queue.maximum_message_size:
         too_long = "MessageTooLongInBatch" if in_batch else "MessageTooLong"
