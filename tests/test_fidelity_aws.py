@@ -232,3 +232,29 @@ def test_explicit_trace_header_wins_over_the_lambda_header(sqs_client, url, monk
     )
     (message,) = receive(sqs_client, url, MessageSystemAttributeNames=["AWSTraceHeader"])
     assert message["Attributes"] == {"AWSTraceHeader": TRACE}
+
+
+# --- batch answers leave out empty lists --------------------------------------------------------
+
+
+def test_batch_answers_leave_out_an_empty_failed_or_successful_list(sqs_client, url):
+    # AWS (§4): "No `Failed` key when nothing failed." SQS's JSON answers leave out an empty
+    # list, so an all-failed batch has no `Successful` key either.
+    sent = sqs_client.send_message_batch(QueueUrl=url, Entries=[{"Id": "a", "MessageBody": "m"}])
+    assert "Failed" not in sent
+    assert [entry["Id"] for entry in sent["Successful"]] == ["a"]
+    refused = sqs_client.send_message_batch(
+        QueueUrl=url, Entries=[{"Id": "a", "MessageBody": "\x00"}]
+    )
+    assert "Successful" not in refused
+    assert [entry["Id"] for entry in refused["Failed"]] == ["a"]
+    for operation, entry in (
+        ("delete_message_batch", {"Id": "a", "ReceiptHandle": "garbage"}),
+        (
+            "change_message_visibility_batch",
+            {"Id": "a", "ReceiptHandle": "garbage", "VisibilityTimeout": 0},
+        ),
+    ):
+        response = getattr(sqs_client, operation)(QueueUrl=url, Entries=[entry])
+        assert "Successful" not in response
+        assert response["Failed"][0]["Code"] == "ReceiptHandleIsInvalid"

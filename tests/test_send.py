@@ -835,6 +835,6 @@ def test_batch_where_every_entry_fails_is_still_200(sqs_client, small_queue_url)
     batch = [{"Id": "a", "MessageBody": "a" * 1025}, {"Id": "b", "MessageBody": "\x01"}]
     response = sqs_client.send_message_batch(QueueUrl=small_queue_url, Entries=batch)
     assert response["ResponseMetadata"]["HTTPStatusCode"] == 200
-    assert response.get("Successful", []) == []
+    assert "Successful" not in response  # SQS leaves out an empty list
     assert sorted(entry["Id"] for entry in response["Failed"]) == ["a", "b"]
     assert queue_counts(sqs_client, small_queue_url)["ApproximateNumberOfMessages"] == "0"

@@ -155,12 +155,12 @@ def send_message_batch(call: Call, request: Request) -> Response:
             continue
         built.append((entry["Id"], message, delay))
     ids = queue.send([m for _, m, _ in built], [d for _, _, d in built]) if built else []
-    out: Response = {
-        "Successful": [
+    out: Response = {}
+    if built:  # SQS leaves out an empty list: no "Successful" when every entry failed
+        out["Successful"] = [
             {"Id": entry_id, **_sent(m, sent)}
             for (entry_id, m, _), sent in zip(built, ids, strict=True)
         ]
-    }
     if failed:
         out["Failed"] = failed
     return out
