@@ -18,10 +18,9 @@ from typing import Any, TypeVar, overload
 
 import wrapt
 
-from . import _interception, _protocol
+from ._adapters import botocore as _botocore
 from ._engine import Backend, Clock, MessageView, make_clock
-from ._errors import SqsError
-from ._service import Call
+from ._runtime import Runtime
 
 __all__ = ["MockSQS", "mock_sqs"]
 
@@ -55,7 +54,7 @@ class MockSQS:
         self.persistence = persistence
         self.namespace = namespace
         self._clock_option = clock
-        self._backend: Backend | None = None
+        self._runtime: Runtime | None = None
         self._depth = 0
         self._lock = threading.Lock()
 
@@ -65,29 +64,16 @@ class MockSQS:
         """Activate the mock (with empty state, unless already active); returns the handle."""
         with self._lock:
             if self._depth == 0:
-                self._backend = self._open()
-                _interception.activate(self)
+                self._runtime = Runtime(
+                    region=self.region,
+                    account=self.account_id,
+                    clock=self._clock_option,
+                    persistence=self.persistence,
+                    namespace=self.namespace,
+                )
+                _botocore.activate(self._runtime)
             self._depth += 1
         return self
-
-    def _open(self) -> Backend:
-        """A backend: empty, or loaded from the persistence store."""
-        clock = make_clock(self._clock_option)
-        if self.persistence is None:
-            return Backend(clock, self.region, self.account_id)
-        from ._store.redis_store import RedisStore, connect
-
-        store = RedisStore(connect(self.persistence), self.namespace)
-        backend = Backend(clock, self.region, self.account_id, store)
-        try:
-            backend.load(store.load())
-        except ValueError as error:
-            backend.close()
-            raise store.corrupted(str(error)) from None
-        except BaseException:
-            backend.close()
-            raise
-        return backend
 
     def stop(self) -> None:
         """Undo one ``start()``; the outermost one deactivates. Extra calls do nothing."""
@@ -96,10 +82,10 @@ class MockSQS:
                 return
             self._depth -= 1
             if self._depth == 0:
-                _interception.deactivate(self)
-                backend, self._backend = self._backend, None
-                if backend is not None:
-                    backend.close()
+                runtime, self._runtime = self._runtime, None
+                if runtime is not None:
+                    _botocore.deactivate(runtime)
+                    runtime.close()
 
     @property
     def active(self) -> bool:
@@ -130,38 +116,28 @@ class MockSQS:
     # -- the handle -------------------------------------------------------------------------
 
     @property
-    def backend(self) -> Backend:
-        backend = self._backend
-        if backend is None:
+    def runtime(self) -> Runtime:
+        runtime = self._runtime
+        if runtime is None:
             raise RuntimeError("this mock_sqs is not active; start() it or enter it first")
-        return backend
+        return runtime
+
+    @property
+    def backend(self) -> Backend:
+        return self.runtime.backend
 
     @property
     def clock(self) -> Clock:
         """The virtual clock: ``now()``, ``advance(seconds | timedelta)``."""
-        return self.backend.clock
+        return self.runtime.clock
 
     def reset(self) -> None:
         """Drop every queue and message."""
-        self.backend.reset()
+        self.runtime.reset()
 
     def peek(self, queue: str) -> list[MessageView]:
         """Every message of ``queue`` (URL or name), without changing anything."""
-        call = Call(self.backend, self.region, self.account_id, {})
-        try:
-            found = call.queue({"QueueUrl": queue})
-        except SqsError:
-            raise LookupError(f"queue {queue!r} does not exist in this mock") from None
-        found.settle()
-        return found.peek()
-
-    def respond(self, model: Any, request_dict: Any, context: Any, validated: bool) -> Any:
-        """Answer one intercepted botocore call (used by the hook)."""
-        backend = self._backend
-        if backend is None:  # stopped while a call was being made
-            return None
-        region = context.get("client_region")
-        return _protocol.answer(backend, model, request_dict, region, validated=validated)
+        return self.runtime.peek(queue)
 
     # -- decorating -------------------------------------------------------------------------
 
