@@ -191,11 +191,85 @@ class MockSQS:
                 setattr(cls, name, self._decorate_function(member))
             elif name.startswith("test") and isinstance(member, (staticmethod, classmethod)):
                 setattr(cls, name, type(member)(self._decorate_function(member.__func__)))
+        self._cover_xunit_fixtures(cls)
         return cls
+
+    def _cover_xunit_fixtures(self, cls: type) -> None:
+        """Extend the activation of a plain test class over pytest's xunit-style fixtures.
+
+        ``setup_method`` starts the mock and ``teardown_method`` stops it, so one activation runs
+        from the set-up through the test (whose own activation nests in it, sharing its state)
+        to the tear-down. ``setup_class``/``teardown_class``, when the class has them, do the same
+        around the whole class: what ``setup_class`` creates is there for every test.
+        """
+        mock = self
+        for setup_name, teardown_name, binder in (
+            ("setup_method", "teardown_method", _bind_instance),
+            ("setup_class", "teardown_class", _bind_class),
+        ):
+            setup = inspect.getattr_static(cls, setup_name, None)
+            teardown = inspect.getattr_static(cls, teardown_name, None)
+            if setup_name == "setup_class" and setup is None and teardown is None:
+                continue
+
+            def setup_wrapper(
+                owner: Any, arg: Any = None, _user: Any = setup, _bind: Any = binder
+            ) -> None:
+                mock.start()
+                try:
+                    if _user is not None:
+                        _call_optional(_bind(_user, owner), arg)
+                except BaseException:
+                    mock.stop()
+                    raise
+
+            def teardown_wrapper(
+                owner: Any, arg: Any = None, _user: Any = teardown, _bind: Any = binder
+            ) -> None:
+                try:
+                    if _user is not None:
+                        _call_optional(_bind(_user, owner), arg)
+                finally:
+                    mock.stop()
+
+            for name, wrapper in ((setup_name, setup_wrapper), (teardown_name, teardown_wrapper)):
+                wrapper.__name__ = wrapper.__qualname__ = name
+                member: Any = classmethod(wrapper) if binder is _bind_class else wrapper
+                setattr(cls, name, member)
 
     def __repr__(self) -> str:
         state = "active" if self.active else "inactive"
         return f"<MockSQS {self.region}/{self.account_id} {state}>"
+
+
+def _bind_instance(member: Any, test: Any) -> Callable[..., Any]:
+    """A ``setup_method``-like class member, bound to the test instance."""
+    bound: Callable[..., Any] = member.__get__(test, type(test))
+    return bound
+
+
+def _bind_class(member: Any, cls: type) -> Callable[..., Any]:
+    """A ``setup_class``-like class member (classmethod, staticmethod or plain), bound to the
+    class as pytest would call it."""
+    if isinstance(member, (classmethod, staticmethod)):
+        bound: Callable[..., Any] = member.__get__(None, cls)
+        return bound
+    return functools.partial(member, cls) if _takes_argument(member) else member
+
+
+def _takes_argument(func: Callable[..., Any]) -> bool:
+    try:
+        return bool(inspect.signature(func).parameters)
+    except (TypeError, ValueError):
+        return True
+
+
+def _call_optional(func: Callable[..., Any], arg: Any) -> None:
+    """Call ``func(arg)`` when it takes an argument, else ``func()`` (as pytest does)."""
+    if _takes_argument(func):
+        func(arg)
+    else:
+        func()
 
 
 @overload
