@@ -9,8 +9,10 @@ answering.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
+import re
 import threading
 from collections.abc import Callable
 from types import TracebackType
@@ -21,6 +23,7 @@ import wrapt
 from ._adapters import botocore as _botocore
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
+from ._service._context import split_path
 
 __all__ = ["MockSQS", "mock_sqs"]
 
@@ -30,6 +33,64 @@ T = TypeVar("T")
 DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT = "123456789012"
 DEFAULT_NAMESPACE = "sqsmock:"
+#: The keyword options of ``mock_sqs``, in the order its documentation gives them.
+OPTIONS = ("region", "account_id", "clock", "persistence", "namespace")
+_ACCOUNT_ID = re.compile(r"[0-9]{12}")
+
+
+@functools.lru_cache(maxsize=1)
+def _botocore_regions() -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
+    """The region names in botocore's endpoint data, and each partition's pattern of names
+    (which admits regions newer than the installed botocore)."""
+    from botocore.loaders import create_loader
+
+    names: set[str] = set()
+    patterns: list[re.Pattern[str]] = []
+    for partition in create_loader().load_data("endpoints").get("partitions", []):
+        names.update(partition.get("regions", {}))
+        if partition.get("regionRegex"):
+            patterns.append(re.compile(partition["regionRegex"]))
+    return tuple(sorted(names)), tuple(patterns)
+
+
+def check_region(region: object) -> None:
+    """Refuse a region name AWS does not have (a typo such as ``"us-east-l"``)."""
+    names, patterns = _botocore_regions()
+    if isinstance(region, str) and (region in names or any(p.fullmatch(region) for p in patterns)):
+        return
+    close = difflib.get_close_matches(region, names, n=1) if isinstance(region, str) else []
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(
+        f"mock_sqs: region {region!r} is not an AWS region{hint}. Regions botocore knows: "
+        + ", ".join(names)
+    )
+
+
+def _options_error(unknown: list[str]) -> TypeError:
+    parts = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, OPTIONS, n=1)
+        parts.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return TypeError(
+        f"mock_sqs() got unexpected option{'s' if len(unknown) > 1 else ''} "
+        f"{', '.join(parts)}; its options are {', '.join(OPTIONS)}"
+    )
+
+
+def _target_error(target: object) -> TypeError:
+    usage = (
+        "use @mock_sqs, @mock_sqs(region=..., account_id=..., clock=..., persistence=..., "
+        "namespace=...), or with mock_sqs(...) as sqs:"
+    )
+    if isinstance(target, str):
+        return TypeError(
+            f"mock_sqs() takes no service name ({target!r}): it mocks SQS only, and takes a "
+            f"function or class to decorate, or keyword options; {usage}"
+        )
+    return TypeError(
+        f"mock_sqs() decorates a function or a class, or takes keyword options, not "
+        f"{target!r}; {usage}"
+    )
 
 
 class MockSQS:
@@ -44,7 +105,8 @@ class MockSQS:
         persistence: Any = None,
         namespace: str = DEFAULT_NAMESPACE,
     ) -> None:
-        if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
+        check_region(region)
+        if not isinstance(account_id, str) or not _ACCOUNT_ID.fullmatch(account_id):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
         make_clock(clock)  # reject a bad clock option now, not at the first activation
         if not isinstance(namespace, str) or not namespace:
@@ -135,9 +197,35 @@ class MockSQS:
         """Drop every queue and message."""
         self.runtime.reset()
 
-    def peek(self, queue: str) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything."""
-        return self.runtime.peek(queue)
+    def peek(self, queue: str, *, region: str | None = None) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), without changing anything.
+
+        ``region``: where to look (default: the mock's region; a queue URL's host is ignored).
+        """
+        runtime = self.runtime
+        try:
+            return runtime.peek(queue, region)
+        except LookupError:
+            others = self._regions_holding(queue, region or self.region)
+            if not others:
+                raise
+            where = " and ".join(repr(r) for r in others)
+            raise LookupError(
+                f"queue {queue!r} does not exist in region {region or self.region!r} of this "
+                f"mock, but in {where}: peek({queue!r}, region={others[0]!r})"
+            ) from None
+
+    def _regions_holding(self, queue: str, searched: str) -> list[str]:
+        """Other regions of this mock that hold a queue of that name (and account)."""
+        _, account, name = split_path(queue)
+        account = account or self.account_id
+        return sorted(
+            {
+                q.region
+                for q in self.backend.queues()
+                if q.name == name and q.account == account and q.region != searched
+            }
+        )
 
     # -- decorating -------------------------------------------------------------------------
 
@@ -151,7 +239,7 @@ class MockSQS:
         if isinstance(target, type):
             return self._decorate_class(target)
         if not callable(target):
-            raise TypeError(f"mock_sqs cannot decorate {target!r}")
+            raise _target_error(target)
         return self._decorate_function(target)
 
     def _decorate_function(self, func: F) -> F:
@@ -301,5 +389,10 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
     survives restarts) and ``namespace`` (the Redis key prefix, default ``sqsmock:``).
     """
+    unknown = [name for name in options if name not in OPTIONS]
+    if unknown:
+        raise _options_error(unknown)
+    if target is not None and (isinstance(target, str) or not callable(target)):
+        raise _target_error(target)
     mock = MockSQS(**options)
     return mock if target is None else mock(target)
