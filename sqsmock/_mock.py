@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
@@ -25,10 +25,30 @@ from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
 
-__all__ = ["MockSQS", "mock_sqs"]
+__all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
+
+#: The ``clock=`` option: ``"wall"``, ``"frozen"`` or a ``Clock`` instance.
+ClockOption: TypeAlias = Literal["wall", "frozen"] | Clock
+
+
+class RedisClient(Protocol):
+    """What ``persistence=`` needs of a client: a ``redis.Redis`` or ``fakeredis.FakeRedis``."""
+
+    @property
+    def pipeline(self) -> Callable[..., Any]: ...
+
+    @property
+    def hgetall(self) -> Callable[..., Any]: ...
+
+    @property
+    def scan_iter(self) -> Callable[..., Any]: ...
+
+
+#: The ``persistence=`` option: a Redis client, a ``redis://`` URL, or None (in memory only).
+Persistence: TypeAlias = RedisClient | str | None
 
 DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT = "123456789012"
@@ -101,8 +121,8 @@ class MockSQS:
         *,
         region: str = DEFAULT_REGION,
         account_id: str = DEFAULT_ACCOUNT,
-        clock: str | Clock | None = "wall",
-        persistence: Any = None,
+        clock: ClockOption = "wall",
+        persistence: Persistence = None,
         namespace: str = DEFAULT_NAMESPACE,
     ) -> None:
         check_region(region)
@@ -373,8 +393,8 @@ def mock_sqs(
     *,
     region: str = DEFAULT_REGION,
     account_id: str = DEFAULT_ACCOUNT,
-    clock: str | Clock | None = "wall",
-    persistence: Any = None,
+    clock: ClockOption = "wall",
+    persistence: Persistence = None,
     namespace: str = DEFAULT_NAMESPACE,
 ) -> MockSQS: ...
 
