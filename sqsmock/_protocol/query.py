@@ -141,11 +141,12 @@ def _indexed(node: Node) -> list[tuple[int, Node]]:
 _ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"}
 # A carriage return must travel as a reference: XML parsers turn a literal one into a line feed.
 _ESCAPES[ord("\r")] = "&#xD;"
-_SPECIAL = re.compile('[&<>"\r]')
 
 
 def _text(value: str) -> str:
-    return value if _SPECIAL.search(value) is None else value.translate(_ESCAPES)
+    if "&" in value or "<" in value or ">" in value or '"' in value or "\r" in value:
+        return value.translate(_ESCAPES)
+    return value
 
 
 def render_query_success(operation: str, payload: dict[str, Any], request_id: str) -> bytes:
@@ -181,7 +182,11 @@ def render_query_error(code: str, message: str, sender: bool, request_id: str) -
 def _render_members(members: tuple[Any, ...], value: dict[str, Any], parts: list[str]) -> None:
     for name, shape, _, wire, _ in members:
         item = value.get(name)
-        if item is not None:
+        if item is None:
+            continue
+        if shape == "string":  # the common case, inline
+            parts.append(f"<{wire}>{_text(item)}</{wire}>")
+        else:
             _render(shape, wire, item, parts)
 
 
@@ -210,11 +215,18 @@ def _render(shape: str, tag: str, value: Any, parts: list[str]) -> None:
         entry = tag if flattened else "entry"
         if not flattened:
             parts.append(f"<{tag}>")
-        for key, item in value.items():
-            parts.append(f"<{entry}>")
-            _render(key_shape, key_name, key, parts)
-            _render(value_shape, value_name, item, parts)
-            parts.append(f"</{entry}>")
+        if key_shape == value_shape == "string":  # attributes and tags, inline
+            for key, item in value.items():
+                parts.append(
+                    f"<{entry}><{key_name}>{_text(key)}</{key_name}>"
+                    f"<{value_name}>{_text(item)}</{value_name}></{entry}>"
+                )
+        else:
+            for key, item in value.items():
+                parts.append(f"<{entry}>")
+                _render(key_shape, key_name, key, parts)
+                _render(value_shape, value_name, item, parts)
+                parts.append(f"</{entry}>")
         if not flattened:
             parts.append(f"</{tag}>")
 
