@@ -358,6 +358,17 @@ ERRORS: dict[str, ErrorSpec] = {
     ),
     "InvalidTaskHandle": _invalid("Value for parameter TaskHandle is invalid."),
     "TaskDoesNotExist": _not_found("Task does not exist."),
+    # --- query protocol -----------------------------------------------------------------------
+    # A form-encoded request without ``Action`` (the code and text of AWS's common errors).
+    "MissingAction": ErrorSpec(
+        "MissingRequiredParameterException",
+        "MissingAction",
+        400,
+        "The request is missing an action or a required parameter.",
+    ),
+    # A form value that does not convert to the member's type.
+    "QueryValueNotInteger": _bad_value("{name}", "{name} must be an integer."),
+    "QueryValueNotBoolean": _bad_value("{name}", "{name} must be a boolean."),
 }
 
 
