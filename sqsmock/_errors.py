@@ -369,6 +369,19 @@ ERRORS: dict[str, ErrorSpec] = {
     # A form value that does not convert to the member's type.
     "QueryValueNotInteger": _bad_value("{name}", "{name} must be an integer."),
     "QueryValueNotBoolean": _bad_value("{name}", "{name} must be a boolean."),
+    # --- HTTP requests (server mode) ----------------------------------------------------------
+    "RequestEntityTooLarge": ErrorSpec(
+        "RequestEntityTooLarge",
+        "RequestEntityTooLarge",
+        413,
+        "Request body must be no longer than {limit} bytes.",
+    ),
+    "MalformedQueryString": ErrorSpec(
+        "MalformedQueryString",
+        "MalformedQueryString",
+        400,
+        "The request body is not a valid UTF-8 form: {reason}.",
+    ),
 }
 
 

@@ -20,7 +20,14 @@ from sqsmock._errors import ERRORS, SqsError, batch_entry_error
 PACKAGE = Path(_errors.__file__).parent
 #: Shapes SQS answers that botocore's model does not list as exceptions.
 UNMODELED_SHAPES = frozenset(
-    {"InvalidParameterValueException", "MissingRequiredParameterException", "InvalidAction"}
+    {
+        "InvalidParameterValueException",
+        "MissingRequiredParameterException",
+        "InvalidAction",
+        # answered by SQS's HTTP front end, before the service
+        "RequestEntityTooLarge",
+        "MalformedQueryString",
+    }
 )
 #: Helpers of ``_errors`` that took free text.
 FREE_TEXT_HELPERS = frozenset({"invalid", "invalid_for"})
