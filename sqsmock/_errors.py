@@ -363,6 +363,30 @@ ERRORS: dict[str, ErrorSpec] = {
     ),
     "InvalidTaskHandle": _invalid("Value for parameter TaskHandle is invalid."),
     "TaskDoesNotExist": _not_found("Task does not exist."),
+    # --- query protocol -----------------------------------------------------------------------
+    # A form-encoded request without ``Action`` (the code and text of AWS's common errors).
+    "MissingAction": ErrorSpec(
+        "MissingRequiredParameterException",
+        "MissingAction",
+        400,
+        "The request is missing an action or a required parameter.",
+    ),
+    # A form value that does not convert to the member's type.
+    "QueryValueNotInteger": _bad_value("{name}", "{name} must be an integer."),
+    "QueryValueNotBoolean": _bad_value("{name}", "{name} must be a boolean."),
+    # --- HTTP requests (server mode) ----------------------------------------------------------
+    "RequestEntityTooLarge": ErrorSpec(
+        "RequestEntityTooLarge",
+        "RequestEntityTooLarge",
+        413,
+        "Request body must be no longer than {limit} bytes.",
+    ),
+    "MalformedQueryString": ErrorSpec(
+        "MalformedQueryString",
+        "MalformedQueryString",
+        400,
+        "The request body is not a valid UTF-8 form: {reason}.",
+    ),
 }
 
 

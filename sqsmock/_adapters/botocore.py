@@ -7,11 +7,14 @@ While at least one mock is active:
   wrapper only makes sure an SQS client's event emitter carries our handlers (once per client)
   and then runs botocore's normal path: parameter validation, serialization, endpoint
   resolution, the user's own event handlers.
-* A ``before-parameter-build.sqs`` handler keeps the parameters botocore is about to validate,
-  and the ``before-call`` handler (registered last, so handlers that add headers run first)
-  hands them to the innermost active runtime. Its answer becomes ``(http, parsed)`` for botocore,
-  which then skips signing and sending, emits ``after-call`` and raises modeled errors itself.
-  With no mock active the handlers return None and the call proceeds as if sqsmock were absent.
+* For such a client, ``BaseClient._convert_to_request_dict`` validates the parameters as
+  botocore would (``ParamValidationError`` as usual) but does not serialize them: they are kept
+  for the answer, and the request carries only its headers -- nobody will send it.
+* The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
+  hands the parameters to the innermost active runtime. Its answer becomes ``(http, parsed)``
+  for botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
+  errors itself. With no mock active the handler returns None and botocore proceeds as if
+  sqsmock were absent.
 
 The parsed answer is built directly as botocore's parser would build it from SQS's wire answer
 (``CHECK_AGAINST_BOTOCORE`` makes every answer prove it); the wire body itself is rendered only
@@ -32,6 +35,7 @@ from typing import Any
 
 import botocore.client
 from botocore.awsrequest import AWSResponse, HeadersDict
+from botocore.exceptions import ParamValidationError
 from botocore.model import OperationModel
 from botocore.parsers import create_parser
 from botocore.validate import ParamValidationDecorator, ParamValidator
@@ -50,6 +54,7 @@ _lock = threading.Lock()
 _stack: list[Runtime] = []
 _env_set: dict[str, str | None] = {}
 _MARK = "_sqsmock_hooked"
+_SQS = "_sqsmock_sqs"
 _PARAMS = "sqsmock_params"
 _PARSER = create_parser("json")
 _VALIDATOR = ParamValidator()
@@ -222,11 +227,6 @@ def answer(
     return render(model, result, backend.clock.now(), str(request_dict.get("url") or ""))
 
 
-def _keep_params(params: Any, context: Any, **_: Any) -> None:
-    if _stack:
-        context[_PARAMS] = params
-
-
 def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: Any) -> Any:
     runtime = _stack[-1] if _stack else None
     if runtime is None:
@@ -240,11 +240,11 @@ def _hook(client: Any) -> None:
         # botocore wraps the serializer in a validator unless parameter_validation is off.
         validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
         handler = functools.partial(_before_call, validated)
-        events.register_last("before-parameter-build.sqs", _keep_params, unique_id="sqsmock-params")
         # On the generic ``before-call``, last: botocore calls the handlers of more specific
         # events first, so every other before-call handler -- the user's, and botocore's own
         # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
         events.register_last("before-call", handler, unique_id="sqsmock-before-call")
+        setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 
 
@@ -254,19 +254,60 @@ def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
     return _ORIGINAL(self, operation_name, api_params)
 
 
-#: botocore's own method, kept for the lifetime of the process (a call in flight while the last
-#: mock stops still reaches it).
+def _convert_to_request_dict(
+    self: Any,
+    api_params: Any,
+    operation_model: Any,
+    endpoint_url: Any,
+    context: Any = None,
+    headers: Any = None,
+    set_user_agent_header: bool = True,
+) -> Any:
+    if not (_stack and context is not None and getattr(self.meta.events, _SQS, False)):
+        return _ORIGINAL_CONVERT(
+            self, api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
+        )
+    serializer = self._serializer
+    if isinstance(serializer, ParamValidationDecorator):
+        report = serializer._param_validator.validate(api_params, operation_model.input_shape)
+        if report.has_errors():
+            raise ParamValidationError(report=report.generate_report())
+    context[_PARAMS] = api_params
+    request_headers = {
+        "X-Amz-Target": f"{wire.TARGET_PREFIX}{operation_model.name}",
+        "Content-Type": wire.JSON_CONTENT_TYPE,
+    }
+    if headers:
+        request_headers.update(headers)
+    return {
+        "url_path": "/",
+        "query_string": "",
+        "method": "POST",
+        "headers": request_headers,
+        "body": b"",
+        "url": endpoint_url,
+        "context": context,
+    }
+
+
+#: botocore's own methods, kept for the lifetime of the process (a call in flight while the
+#: last mock stops still reaches them).
 _ORIGINAL: Callable[..., Any] = botocore.client.BaseClient._make_api_call
+_ORIGINAL_CONVERT: Callable[..., Any] = botocore.client.BaseClient._convert_to_request_dict
 
 
 def _install() -> None:
-    if botocore.client.BaseClient._make_api_call is not _make_api_call:
-        botocore.client.BaseClient._make_api_call = _make_api_call
+    cls = botocore.client.BaseClient
+    if cls._make_api_call is not _make_api_call:
+        cls._make_api_call = _make_api_call
+        cls._convert_to_request_dict = _convert_to_request_dict
 
 
 def _uninstall() -> None:
-    if botocore.client.BaseClient._make_api_call is _make_api_call:
-        botocore.client.BaseClient._make_api_call = _ORIGINAL
+    cls = botocore.client.BaseClient
+    if cls._make_api_call is _make_api_call:
+        cls._make_api_call = _ORIGINAL
+        cls._convert_to_request_dict = _ORIGINAL_CONVERT
 
 
 # -- environment ------------------------------------------------------------------------------
