@@ -264,16 +264,24 @@ def _stubber_cycle() -> Callable[[int], float]:
     }
     sent = {"MessageId": "6a1f2b3c-0000-4000-8000-000000000000", "MD5OfMessageBody": "x" * 32}
 
+    def queue_responses(cycles: int) -> None:
+        # Queued before the timed loop: what is timed is botocore alone, the floor.
+        for _ in range(cycles):
+            stubber.add_response("send_message", sent)
+            stubber.add_response("receive_message", received)
+            stubber.add_response("delete_message", {})
+
     def cycle() -> None:
-        stubber.add_response("send_message", sent)
-        stubber.add_response("receive_message", received)
-        stubber.add_response("delete_message", {})
         client.send_message(QueueUrl=URL, MessageBody="hello")
         message = client.receive_message(QueueUrl=URL)["Messages"][0]
         client.delete_message(QueueUrl=URL, ReceiptHandle=message["ReceiptHandle"])
 
-    _per_call(cycle, 3, 200)
-    return lambda _: _per_call(cycle, 3, 1000)
+    def run(cycles: int) -> float:
+        queue_responses(cycles)
+        return _per_call(cycle, 3, cycles)
+
+    run(200)
+    return lambda _: run(1000)
 
 
 def _moto_cycle() -> Callable[[int], float] | None:
@@ -313,7 +321,7 @@ def bench_cycle() -> None:
         "cycle: sqsmock / stubber",
         result["sqsmock"] / result["stubber"],
         "<=",
-        1.5,
+        1.3,
         label="sqsmock / stubber",
     )
     if "moto" in result:

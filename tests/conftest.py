@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sqsmock import _protocol
+from sqsmock._adapters import botocore as botocore_adapter
 
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
-_protocol.CHECK_AGAINST_BOTOCORE = True
+botocore_adapter.CHECK_AGAINST_BOTOCORE = True

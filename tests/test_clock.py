@@ -14,6 +14,7 @@ import time_machine
 
 from sqsmock import mock_sqs
 from sqsmock._engine.clock import Clock, FrozenClock, WallClock, make_clock
+from sqsmock._engine.queue import Queue
 
 T0 = 1_700_000_000.0
 JOIN_TIMEOUT = 10.0
@@ -35,15 +36,18 @@ def counts(client: Any, url: str) -> tuple[str, str, str]:
 
 
 class SignallingWallClock(WallClock):
-    """A wall clock that reports when a long poll starts waiting on it."""
+    """A wall clock that reports when a long poll starts waiting on one of its queues."""
 
-    def __init__(self) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         super().__init__()
         self.waiting = threading.Event()
+        add_waiter = Queue.add_waiter
 
-    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
-        self.waiting.set()
-        super().wait(condition, until, real_timeout)
+        def signalling(queue: Queue, wake: Any) -> None:
+            add_waiter(queue, wake)
+            self.waiting.set()
+
+        monkeypatch.setattr(Queue, "add_waiter", signalling)
 
 
 def run_in_thread(target: Any) -> threading.Thread:
@@ -344,8 +348,8 @@ def test_short_poll_never_moves_the_frozen_clock(sqs_mock: Any, sqs_client: Any)
 # -- long polls on a wall clock -----------------------------------------------------------------
 
 
-def test_wall_long_poll_wakes_when_another_thread_sends() -> None:
-    clock = SignallingWallClock()
+def test_wall_long_poll_wakes_when_another_thread_sends(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SignallingWallClock(monkeypatch)
     with mock_sqs(clock=clock):
         client = boto3.client("sqs", region_name="us-east-1")
         url = client.create_queue(QueueName="q")["QueueUrl"]
@@ -361,8 +365,8 @@ def test_wall_long_poll_wakes_when_another_thread_sends() -> None:
         assert got == ["hello"]
 
 
-def test_wall_long_poll_wakes_when_the_clock_is_advanced() -> None:
-    clock = SignallingWallClock()
+def test_wall_long_poll_wakes_when_the_clock_is_advanced(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SignallingWallClock(monkeypatch)
     with mock_sqs(clock=clock) as sqs:
         client = boto3.client("sqs", region_name="us-east-1")
         url = client.create_queue(QueueName="q")["QueueUrl"]

@@ -17,6 +17,8 @@ from sqsmock._engine.clock import FrozenClock
 from sqsmock._engine.message import Message
 from sqsmock._engine.queue import Queue
 from sqsmock._engine.tombstone import COMPACT_MIN_DEAD, TombstoneLog
+from sqsmock._service import LongPoll
+from sqsmock._service._wait import wait as wait_for
 
 T0 = 1_700_000_000.0
 JOIN_TIMEOUT = 10.0
@@ -266,7 +268,7 @@ def test_heaps_and_log_stay_bounded_over_many_send_receive_delete_cycles() -> No
     peak = Counter[str]()
     for i in range(cycles):
         send(queue, f"m{i}")
-        got = queue.receive(1, None, 0)
+        got = queue.receive(1, None)
         assert bodies(got) == [f"m{i}"]
         assert queue.delete([got[0].receipt]) == [None]
         for name, size in (
@@ -285,7 +287,7 @@ def test_heaps_and_log_stay_bounded_over_many_send_receive_delete_cycles() -> No
 def test_timers_heap_stays_bounded_under_repeated_visibility_changes() -> None:
     queue = make_queue()
     send(queue, "only")
-    receipt = queue.receive(1, None, 0)[0].receipt
+    receipt = queue.receive(1, None)[0].receipt
     for i in range(5000):
         assert queue.change_visibility([(receipt, 30 + i % 7)]) == [None]
         assert len(queue._timers) <= COMPACT_MIN_DEAD + 16
@@ -297,7 +299,7 @@ def test_heaps_stay_bounded_when_visibility_lapses_repeatedly() -> None:
     queue = make_queue(clock)
     send(queue, *[f"m{i}" for i in range(10)])
     for _ in range(2000):
-        assert len(queue.receive(10, 5, 0)) == 10
+        assert len(queue.receive(10, 5)) == 10
         clock.advance(5)
     assert len(queue._timers) <= COMPACT_MIN_DEAD + 16
     assert len(queue._ready) <= COMPACT_MIN_DEAD + 16
@@ -320,7 +322,7 @@ def test_counters_match_peek_states_through_a_scripted_scenario() -> None:
     assert check_counters(queue) == (3, 0, 0)
     send(queue, "d", "e", delay=10)
     assert check_counters(queue) == (3, 0, 2)
-    got = queue.receive(2, 20, 0)
+    got = queue.receive(2, 20)
     assert bodies(got) == ["a", "b"]
     assert check_counters(queue) == (1, 2, 2)
     clock.advance(10)  # d, e become visible
@@ -329,7 +331,7 @@ def test_counters_match_peek_states_through_a_scripted_scenario() -> None:
     assert check_counters(queue) == (4, 1, 0)
     assert queue.delete([got[1].receipt]) == [None]  # b gone
     assert check_counters(queue) == (4, 0, 0)
-    again = queue.receive(10, 5, 0)
+    again = queue.receive(10, 5)
     assert bodies(again) == ["a", "c", "d", "e"]
     assert check_counters(queue) == (0, 4, 0)
     clock.advance(5)  # all lapse
@@ -357,7 +359,7 @@ def test_retention_evicts_from_the_oldest_end() -> None:
     assert [v.body for v in queue.peek()] == ["middle", "young"]
     assert queue.counts() == (2, 0, 0)
     clock.advance(30)  # "middle" 60 s old
-    assert bodies(queue.receive(10, None, 0)) == ["young"]
+    assert bodies(queue.receive(10, None)) == ["young"]
     assert queue.log.live_count() == 1
 
 
@@ -366,7 +368,7 @@ def test_retention_removes_in_flight_and_delayed_messages_too() -> None:
     queue = make_queue(clock, MessageRetentionPeriod="60")
     send(queue, "inflight")
     send(queue, "delayed", delay=900)
-    assert bodies(queue.receive(1, 600, 0)) == ["inflight"]
+    assert bodies(queue.receive(1, 600)) == ["inflight"]
     assert queue.counts() == (0, 1, 1)
     clock.advance(60)
     assert queue.counts() == (0, 0, 0)
@@ -378,7 +380,7 @@ def test_receive_returns_messages_in_enqueue_order() -> None:
     names = [f"m{i:02d}" for i in range(25)]
     send(queue, *names)
     out: list[str] = []
-    while got := queue.receive(10, None, 0):
+    while got := queue.receive(10, None):
         out.extend(bodies(got))
     assert out == names
 
@@ -387,10 +389,10 @@ def test_lapsed_message_goes_back_to_its_old_place() -> None:
     clock = FrozenClock(start=T0)
     queue = make_queue(clock)
     send(queue, "a", "b", "c", "d", "e")
-    assert bodies(queue.receive(2, 10, 0)) == ["a", "b"]
-    assert bodies(queue.receive(1, 100, 0)) == ["c"]
+    assert bodies(queue.receive(2, 10)) == ["a", "b"]
+    assert bodies(queue.receive(1, 100)) == ["c"]
     clock.advance(10)
-    got = queue.receive(10, None, 0)
+    got = queue.receive(10, None)
     assert bodies(got) == ["a", "b", "d", "e"]
     assert [r.receive_count for r in got] == [2, 2, 1, 1]
 
@@ -401,7 +403,7 @@ def test_delayed_message_keeps_its_enqueue_place() -> None:
     send(queue, "first", delay=5)
     send(queue, "second", "third")
     clock.advance(5)
-    assert bodies(queue.receive(10, None, 0)) == ["first", "second", "third"]
+    assert bodies(queue.receive(10, None)) == ["first", "second", "third"]
 
 
 def test_superseded_receipt_still_deletes_on_a_standard_queue() -> None:
@@ -409,24 +411,36 @@ def test_superseded_receipt_still_deletes_on_a_standard_queue() -> None:
     clock = FrozenClock(start=T0)
     queue = make_queue(clock)
     send(queue, "a")
-    old = queue.receive(1, 10, 0)[0].receipt
+    old = queue.receive(1, 10)[0].receipt
     clock.advance(10)
-    new = queue.receive(1, 10, 0)[0].receipt
+    new = queue.receive(1, 10)[0].receipt
     assert queue.delete([old]) == [None]
     assert queue.counts() == (0, 0, 0)
     assert queue.delete([new]) == [None]  # already deleted: no effect, no error
     assert queue.counts() == (0, 0, 0)
 
 
-def test_superseded_receipt_changes_nothing_on_visibility() -> None:
+def test_superseded_receipt_changes_the_visibility_on_a_standard_queue() -> None:
+    """Recorded from SQS: an older handle of a message received again applies to the message."""
     clock = FrozenClock(start=T0)
     queue = make_queue(clock)
     send(queue, "a")
-    old = queue.receive(1, 10, 0)[0].receipt
+    old = queue.receive(1, 10)[0].receipt
     clock.advance(10)
-    queue.receive(1, 10, 0)
-    assert queue.change_visibility([(old, 0)]) == [None]  # accepted, no change
-    assert queue.counts() == (0, 1, 0)
+    queue.receive(1, 10)
+    assert queue.change_visibility([(old, 0)]) == [None]
+    assert queue.counts() == (1, 0, 0)
+    assert bodies(queue.receive(1, 10)) == ["a"]
+
+
+def test_lapsed_receipt_changes_nothing_on_a_visible_message() -> None:
+    clock = FrozenClock(start=T0)
+    queue = make_queue(clock)
+    send(queue, "a")
+    old = queue.receive(1, 10)[0].receipt
+    clock.advance(10)
+    assert queue.change_visibility([(old, 600)]) == [None]  # accepted, no change
+    assert queue.counts() == (1, 0, 0)
 
 
 # -- the lock-leak regression ----------------------------------------------------------------
@@ -436,7 +450,7 @@ def drained_queue(clock: FrozenClock) -> Queue:
     """A queue whose messages were all deleted, with the tombstones not compacted yet."""
     queue = make_queue(clock)
     send(queue, *[f"m{i}" for i in range(5)])
-    got = queue.receive(10, None, 0)
+    got = queue.receive(10, None)
     assert len(got) == 5
     assert queue.delete([r.receipt for r in got]) == [None] * 5
     assert queue.log.live_count() == 0
@@ -450,14 +464,18 @@ def drained_queue(clock: FrozenClock) -> Queue:
 def test_receive_on_drained_uncompacted_queue_releases_the_lock(wait: int) -> None:
     clock = FrozenClock(start=T0)
     queue = drained_queue(clock)
-    assert queue.receive(10, None, wait) == []
+    if wait:  # a long poll on a frozen clock jumps to its end
+        poll = LongPoll(queue, clock.now() + wait, lambda: queue.receive(10, None) or None)
+        assert wait_for(poll, clock) == {}
+    else:
+        assert queue.receive(10, None) == []
     assert clock.now() == T0 + wait
 
     result: dict[str, Any] = {}
 
     def other() -> None:
         send(queue, "after")
-        result["got"] = bodies(queue.receive(10, None, 0))
+        result["got"] = bodies(queue.receive(10, None))
         result["counts"] = queue.counts()
 
     thread = threading.Thread(target=other, daemon=True)
@@ -473,13 +491,13 @@ def test_every_queue_operation_releases_the_lock() -> None:
     clock = FrozenClock(start=T0)
     queue = drained_queue(clock)
     send(queue, "x")
-    receipt = queue.receive(1, None, 0)[0].receipt
+    receipt = queue.receive(1, None)[0].receipt
     operations: list[Callable[[], object]] = [
         lambda: queue.change_visibility([(receipt, 5)]),
         lambda: queue.change_visibility([("unknown", 5)]),
         lambda: queue.delete(["unknown"]),
         lambda: queue.delete([receipt]),
-        lambda: queue.receive(10, None, 0),
+        lambda: queue.receive(10, None),
         lambda: queue.counts(),
         lambda: queue.peek(),
         lambda: queue.configure({"VisibilityTimeout": "40"}),

@@ -20,7 +20,14 @@ from sqsmock._errors import ERRORS, SqsError, batch_entry_error
 PACKAGE = Path(_errors.__file__).parent
 #: Shapes SQS answers that botocore's model does not list as exceptions.
 UNMODELED_SHAPES = frozenset(
-    {"InvalidParameterValueException", "MissingRequiredParameterException", "InvalidAction"}
+    {
+        "InvalidParameterValueException",
+        "MissingRequiredParameterException",
+        "InvalidAction",
+        # answered by SQS's HTTP front end, before the service
+        "RequestEntityTooLarge",
+        "MalformedQueryString",
+    }
 )
 #: Helpers of ``_errors`` that took free text.
 FREE_TEXT_HELPERS = frozenset({"invalid", "invalid_for"})
@@ -90,7 +97,8 @@ def test_shapes_are_sqs_shapes() -> None:
 
 
 def test_statuses_are_client_errors_sqs_gives() -> None:
-    assert {spec.status for spec in ERRORS.values()} <= {400, 403, 404}
+    # 413: SQS's HTTP front end refusing a request body before the service reads it.
+    assert {spec.status for spec in ERRORS.values()} <= {400, 403, 404, 413}
 
 
 def test_no_entry_passes_free_text_through() -> None:

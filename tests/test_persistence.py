@@ -42,8 +42,8 @@ from sqs_asserts import assert_error
 
 import sqsmock
 from sqsmock import Clock, FrozenClock, MockSQS, PersistenceError, mock_sqs
+from sqsmock._adapters.botocore import active as active_mock
 from sqsmock._errors import SqsError
-from sqsmock._interception import active as active_mock
 
 T0 = 1_700_000_000.0
 ARN_PREFIX = f"arn:aws:sqs:{REGION}:{ACCOUNT}:"

@@ -1,4 +1,4 @@
-"""The wire layer: answers are what botocore's own parser makes of SQS's JSON."""
+"""The in-process answer is what botocore's own parser makes of SQS's wire answer."""
 
 from __future__ import annotations
 
@@ -6,24 +6,25 @@ from typing import Any
 
 import pytest
 
-from sqsmock import _protocol
+from sqsmock._adapters import botocore as botocore_adapter
+from sqsmock._protocol import native
 
 
 def test_the_suite_checks_every_answer_against_botocores_parser() -> None:
-    assert _protocol.CHECK_AGAINST_BOTOCORE is True
+    assert botocore_adapter.CHECK_AGAINST_BOTOCORE is True
 
 
-def test_a_fast_path_that_differs_from_botocore_is_caught(
+def test_a_direct_answer_that_differs_from_botocore_is_caught(
     sqs_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = _protocol.parse_success
+    real = native.from_wire
 
-    def tampered(*args: Any) -> dict[str, Any]:
-        parsed = real(*args)
+    def tampered(operation: str, payload: dict[str, Any]) -> dict[str, Any]:
+        parsed = real(operation, payload)
         parsed["QueueUrl"] = "https://example.invalid/other"
         return parsed
 
-    monkeypatch.setattr(_protocol, "parse_success", tampered)
+    monkeypatch.setattr(native, "from_wire", tampered)
     with pytest.raises(AssertionError, match="CreateQueue"):
         sqs_client.create_queue(QueueName="q")
 
@@ -49,3 +50,48 @@ def test_response_metadata_is_complete(sqs_client: Any) -> None:
     assert set(metadata) == {"RequestId", "HTTPStatusCode", "HTTPHeaders", "RetryAttempts"}
     assert metadata["HTTPHeaders"]["x-amzn-requestid"] == metadata["RequestId"]
     assert metadata["HTTPHeaders"]["content-type"] == "application/x-amz-json-1.0"
+
+
+def test_a_modeled_error_carries_its_members_at_the_top_level(sqs_client: Any) -> None:
+    """AWS-recorded: botocore adds the error shape's members beside ``Error``."""
+    from botocore.exceptions import ClientError
+
+    with pytest.raises(ClientError) as raised:
+        sqs_client.create_queue(QueueName="std", Attributes={"FifoQueue": "false"})
+    response = raised.value.response
+    assert response["Error"]["Code"] == "InvalidAttributeName"
+    assert response["message"] == "Unknown Attribute FifoQueue."
+    assert response["message"] == response["Error"]["Message"]
+
+
+def test_an_unmodeled_error_has_no_top_level_members(sqs_client: Any) -> None:
+    from botocore.exceptions import ClientError
+
+    url = sqs_client.create_queue(QueueName="q")["QueueUrl"]
+    with pytest.raises(ClientError) as raised:
+        sqs_client.receive_message(QueueUrl=url, MaxNumberOfMessages=11)
+    assert raised.value.response["Error"]["Code"] == "InvalidParameterValue"
+    assert "message" not in raised.value.response
+
+
+def test_the_answer_never_shares_the_engines_objects(sqs_client: Any) -> None:
+    url = sqs_client.create_queue(QueueName="q")["QueueUrl"]
+    sqs_client.send_message(
+        QueueUrl=url,
+        MessageBody="b",
+        MessageAttributes={"a": {"DataType": "String", "StringValue": "x"}},
+    )
+    first = sqs_client.receive_message(
+        QueueUrl=url, MessageAttributeNames=["All"], VisibilityTimeout=0
+    )["Messages"][0]
+    first["MessageAttributes"]["a"]["StringValue"] = "changed by the caller"
+    first["MessageAttributes"]["b"] = {"DataType": "String", "StringValue": "added"}
+    again = sqs_client.receive_message(QueueUrl=url, MessageAttributeNames=["All"])["Messages"][0]
+    assert again["MessageAttributes"] == {"a": {"DataType": "String", "StringValue": "x"}}
+
+
+def test_the_callers_parameters_are_not_changed(sqs_client: Any) -> None:
+    url = sqs_client.create_queue(QueueName="q")["QueueUrl"]
+    attributes = {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}}
+    sqs_client.send_message(QueueUrl=url, MessageBody="b", MessageAttributes=attributes)
+    assert attributes == {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}}

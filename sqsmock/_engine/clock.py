@@ -7,8 +7,8 @@ Everything time-driven in SQS (visibility timeouts, delays, retention, deduplica
   ``time.time`` on every call, ``time.sleep``, freezegun and time-machine keep working.
 * ``FrozenClock`` stands still until ``advance()`` (or a long poll) moves it.
 
-A long poll asks the clock to ``wait``: the wall clock blocks on the queue's condition (woken by a
-send or by ``advance()``); the frozen clock never sleeps, it jumps forward instead.
+A long poll waits in real time on a wall clock (woken by a send or by ``advance()``); on a frozen
+clock it never sleeps, it ``jump_to``s the moment it was waiting for instead.
 """
 
 from __future__ import annotations
@@ -59,13 +59,15 @@ class Clock:
         """Move the clock forward; returns the new ``now()``."""
         raise NotImplementedError
 
-    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
-        """Let queue time pass until ``until`` (epoch seconds) or until ``condition`` is notified.
+    def jump_to(self, when: float) -> None:
+        """A frozen clock's long poll: move to ``when`` (if later) instead of sleeping.
 
-        Called with ``condition``'s lock held. ``real_timeout`` bounds real waiting, so a clock
-        that does not move on its own (a frozen ``time.time``) cannot hang a long poll.
+        Only called when ``frozen`` is true. Listeners are not notified: nobody sleeps on a
+        frozen clock, and the long poll re-checks by itself.
         """
-        raise NotImplementedError
+        now = self.now()
+        if when > now:
+            self.advance(when - now)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` whenever ``advance()`` moves the clock (wakes long polls)."""
@@ -95,9 +97,6 @@ class WallClock(Clock):
         self._notify()
         return self.now()
 
-    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
-        condition.wait(max(0.0, min(until - self.now(), real_timeout)))
-
 
 class FrozenClock(Clock):
     """A clock that moves only when told to (or when a long poll jumps it forward)."""
@@ -120,12 +119,10 @@ class FrozenClock(Clock):
         self._notify()
         return now
 
-    def wait(self, condition: threading.Condition, until: float, real_timeout: float) -> None:
-        # Never sleep: jump to the moment the long poll was waiting for. Listeners are not
-        # notified: nobody sleeps on a frozen clock, and the caller re-checks by itself.
+    def jump_to(self, when: float) -> None:
         with self._lock:
-            if until > self._now:
-                self._now = until
+            if when > self._now:
+                self._now = when
 
 
 def make_clock(spec: str | Clock | None) -> Clock:

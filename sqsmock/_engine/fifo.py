@@ -143,7 +143,7 @@ class FifoQueue(Queue):
     # -- receiving --------------------------------------------------------------------------
 
     def _receive(
-        self, max_messages: int, vt: int, wait: float, attempt_id: str | None, dead: list[Message]
+        self, max_messages: int, vt: int, polling: bool, attempt_id: str | None, dead: list[Message]
     ) -> list[Received]:
         now = self.clock.now()
         self._advance(now)  # a lapse since the first attempt voids it
@@ -154,7 +154,7 @@ class FifoQueue(Queue):
                 r.message.gen == gen and r.message.receipt == r.receipt for r, gen in cached[1]
             ):
                 return [r for r, _ in cached[1]]
-        got = super()._receive(max_messages, vt, wait, attempt_id, dead)
+        got = super()._receive(max_messages, vt, polling, attempt_id, dead)
         if attempt_id is not None and got:
             expires = self.clock.now() + ATTEMPT_WINDOW
             self._attempts[attempt_id] = (expires, [(r, r.message.gen) for r in got])

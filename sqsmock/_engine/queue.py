@@ -13,8 +13,8 @@ every state change and on removal; a popped entry whose generation is stale is s
 entries outnumber live ones (same threshold as the log), the heap is rebuilt -- amortised O(1).
 
 There is no background thread: every call first applies the events that fell due up to
-``clock.now()`` (``_advance``). All state is guarded by one lock per queue; ``cond`` (on that lock)
-wakes long polls when a message is sent or the clock moves.
+``clock.now()`` (``_advance``). All state is guarded by one lock per queue; its waiters
+(``add_waiter``) are woken when a message is sent or the clock moves.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from .._errors import SqsError
 from .._store import Op
-from .clock import Clock, monotonic
+from .clock import Clock
 from .journal import Journaled
 from .message import (
     DELAYED,
@@ -36,6 +36,7 @@ from .message import (
     STATE_NAMES,
     VISIBLE,
     Message,
+    MessageState,
     Received,
     system_attributes,
 )
@@ -72,17 +73,13 @@ def queue_arn(region: str, account: str, name: str) -> str:
     return f"arn:aws:sqs:{region}:{account}:{name}"
 
 
-def queue_url(region: str, account: str, name: str) -> str:
-    return f"https://sqs.{region}.amazonaws.com/{account}/{name}"
-
-
 @dataclass(frozen=True)
 class MessageView:
     """A read-only snapshot of a stored message, as ``peek()`` returns it."""
 
     message_id: str
     body: str
-    state: str
+    state: MessageState
     receive_count: int
     attributes: dict[str, str]
     message_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -116,10 +113,9 @@ class Queue(Journaled):
         self.region = region
         self.account = account
         self.arn = queue_arn(region, account, name)
-        self.url = queue_url(region, account, name)
         self.clock = clock
         self.lock = threading.Lock()
-        self.cond = threading.Condition(self.lock)
+        self._waiters: list[Callable[[], None]] = []
         now = clock.now()
         self.created_at = now
         self.last_modified = now
@@ -211,7 +207,7 @@ class Queue(Journaled):
                 message.sent_at = now
                 wait = self.delay_seconds if delay is None else delay
                 out.append(self._accept(message, now, wait))
-            self.cond.notify_all()
+            self._wake()
             return out
 
     def _accept(self, m: Message, now: float, delay: int) -> tuple[str, str | None]:
@@ -244,14 +240,15 @@ class Queue(Journaled):
         self,
         max_messages: int,
         visibility: int | None,
-        wait: float,
         attempt_id: str | None = None,
+        *,
+        polling: bool = False,
     ) -> list[Received]:
-        """Up to ``max_messages`` messages, long-polling up to ``wait`` seconds of queue time.
+        """Up to ``max_messages`` messages available now; never waits.
 
-        A long poll returns as soon as a message is available: with a wall clock it blocks on the
-        queue's condition (a send or ``advance()`` wakes it, and it times out at the next due
-        event); with a frozen clock it jumps the clock to that moment instead of sleeping.
+        A long poll is the caller's loop around this (see ``add_waiter`` and ``next_due``), so
+        the same engine serves threads and event loops. ``polling``: part of a long poll, where
+        the in-flight limit answers empty instead of OverLimit.
         """
         vt = self.visibility_timeout if visibility is None else visibility
         dead: list[Message] = []
@@ -259,43 +256,52 @@ class Queue(Journaled):
         try:
             with self._session():
                 epoch = self.reloads
-                return self._receive(max_messages, vt, wait, attempt_id, dead)
+                return self._receive(max_messages, vt, polling, attempt_id, dead)
         finally:
             if dead:
                 self._dead_letter(dead, epoch)
 
     def _receive(
-        self, max_messages: int, vt: int, wait: float, attempt_id: str | None, dead: list[Message]
+        self, max_messages: int, vt: int, polling: bool, attempt_id: str | None, dead: list[Message]
     ) -> list[Received]:
-        clock = self.clock
-        now = clock.now()
+        now = self.clock.now()
         self._advance(now)
         if self.n_inflight >= MAX_INFLIGHT and self.n_visible:
-            if wait <= 0:
+            if not polling:
                 raise SqsError("InFlightLimitReached", limit=MAX_INFLIGHT)
             return []
-        got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
-        if got or wait <= 0:
-            return got
-        self._dead_letter_while_waiting(dead)
-        end = now + wait
-        real_end = monotonic() + wait
-        while True:
-            now = clock.now()
-            real_left = real_end - monotonic()
-            if now >= end or real_left <= 0 or self.deleted or self.closed:
-                return []
-            until = end
-            due = self._next_due()
-            if due is not None and due < until:
-                until = due
-            clock.wait(self.cond, until, real_left)
-            now = clock.now()
-            self._advance(now)
-            got = self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
-            if got:
-                return got
-            self._dead_letter_while_waiting(dead)
+        return self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
+
+    # -- long polls -------------------------------------------------------------------------
+
+    @property
+    def ended(self) -> bool:
+        """Deleted, or the mock stopped: long polls on it answer empty."""
+        return self.deleted or self.closed
+
+    def add_waiter(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` (from any thread, with the queue lock held, so it must not block)
+        whenever a message may have become available or the queue ended."""
+        with self.lock:
+            self._waiters.append(wake)
+
+    def remove_waiter(self, wake: Callable[[], None]) -> None:
+        with self.lock:
+            if wake in self._waiters:
+                self._waiters.remove(wake)
+
+    def waiting(self) -> int:
+        """Long polls waiting on this queue now."""
+        return len(self._waiters)
+
+    def next_due(self) -> float | None:
+        """When the next delayed or in-flight message becomes visible."""
+        with self.lock:
+            return self._next_due()
+
+    def _wake(self) -> None:
+        for wake in self._waiters:
+            wake()
 
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
@@ -321,22 +327,6 @@ class Queue(Journaled):
         if redrive is None or m.receive_count < redrive[1] or self._resolve is None:
             return False
         return self._resolve(redrive[0]) is not None
-
-    def _dead_letter_while_waiting(self, dead: list[Message]) -> None:
-        """A long poll that took exhausted messages moves them now, not when it ends.
-
-        Called with the lock held; it is released for the move (never hold two queue locks).
-        """
-        if not dead:
-            return
-        moving = list(dead)
-        dead.clear()
-        epoch = self.reloads
-        self.lock.release()
-        try:
-            self._dead_letter(moving, epoch)
-        finally:
-            self.lock.acquire()
 
     def _dead_letter(self, messages: list[Message], epoch: int) -> None:
         """Move exhausted messages to the dead-letter queue (called without our lock held).
@@ -380,7 +370,7 @@ class Queue(Journaled):
                     m.sent_at = now
                 self._enqueue(m, now, 0)
             self._flush(list(moved_from))
-            self.cond.notify_all()
+            self._wake()
 
     def take_visible(self, limit: int) -> tuple[list[Message], int]:
         """Remove and return up to ``limit`` visible messages, oldest first (move tasks), with
@@ -445,7 +435,7 @@ class Queue(Journaled):
                 if reason is None and m is not None:
                     self._remove(m)
                 results.append(reason)
-            self.cond.notify_all()
+            self._wake()
         return results
 
     def _deletable(self, m: Message, current: bool) -> str | None:
@@ -453,8 +443,11 @@ class Queue(Journaled):
         return None
 
     def change_visibility(self, changes: Iterable[tuple[str, int]]) -> list[str | None]:
-        """Per (receipt, timeout): ``None`` when applied (or the handle's visibility lapsed),
-        else a reason code: ``"gone"`` (message deleted) or ``"limit"`` (12-hour cap)."""
+        """Per (receipt, timeout): ``None`` when applied (or the message is not in flight),
+        else a reason code: ``"gone"`` (message deleted) or ``"limit"`` (12-hour cap).
+
+        On a standard queue an older handle of a message received again since applies to the
+        message, as SQS does; a FIFO queue heeds only the current handle."""
         results: list[str | None] = []
         with self._session():
             now = self.clock.now()
@@ -465,8 +458,8 @@ class Queue(Journaled):
                 if m is None:
                     results.append("gone")
                     continue
-                if not current or m.state != INFLIGHT:
-                    results.append(None)  # this handle's visibility lapsed: accepted, no change
+                if m.state != INFLIGHT or (self.fifo and not current):
+                    results.append(None)  # accepted, no change
                     continue
                 if now - m.received_at + timeout > MAX_TOTAL_VISIBILITY:
                     results.append("limit")
@@ -483,7 +476,7 @@ class Queue(Journaled):
                 self._record_message(m)
                 results.append(None)
             if woke:
-                self.cond.notify_all()
+                self._wake()
             self._compact_indexes()
         return results
 
@@ -606,6 +599,6 @@ class Queue(Journaled):
         )
 
     def notify(self) -> None:
-        """Wake long polls so they re-check (the clock moved)."""
-        with self.cond:
-            self.cond.notify_all()
+        """Wake long polls so they re-check (the clock moved, or the queue ended)."""
+        with self.lock:
+            self._wake()

@@ -1,64 +1,104 @@
-"""What a handler knows about the call: the backend, the caller's region and account."""
+"""What a handler knows about the call: the backend, the caller's region and account, and how
+queue URLs look to the caller."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from .._engine import Backend, Queue
 from .._errors import SqsError
 
-__all__ = ["Call", "split_queue_url"]
+__all__ = ["AWS_URLS", "Call", "QueueUrls"]
 
 
-_SPLIT_CACHE: dict[tuple[str, str], tuple[str, str]] = {}
+class QueueUrls(Protocol):
+    """How queue URLs look where the request came in: the layer that knows the endpoint makes
+    them (AWS's own hosts in-process, the server's address in server mode)."""
+
+    def make(self, region: str, account: str, name: str) -> str: ...
+
+    def split(self, url: str) -> tuple[str | None, str | None, str]:
+        """``(region or None, account or None, name)`` of a queue URL or a bare name."""
+        ...
 
 
-def split_queue_url(url: str, default_account: str) -> tuple[str, str]:
-    """``(account, name)`` from a queue URL or a bare queue name; the host is ignored.
+_SPLIT_CACHE: dict[str, tuple[str | None, str | None, str]] = {}
+
+
+def split_path(url: str) -> tuple[str | None, str | None, str]:
+    """``(region, account, name)`` from a queue URL's path or a bare queue name; the host is
+    ignored (users point clients at many hosts). The region is known only from the server's
+    ``/queue/<region>/<account>/<name>`` form.
 
     Every call names its queue, usually by the same few URLs: answers are memoised.
     """
-    key = (url, default_account)
-    found = _SPLIT_CACHE.get(key)
+    found = _SPLIT_CACHE.get(url)
     if found is None:
         if len(_SPLIT_CACHE) > 4096:
             _SPLIT_CACHE.clear()
-        found = _SPLIT_CACHE[key] = _split(url, default_account)
+        found = _SPLIT_CACHE[url] = _split(url)
     return found
 
 
-def _split(url: str, default_account: str) -> tuple[str, str]:
+def _split(url: str) -> tuple[str | None, str | None, str]:
     if "://" in url:
         url = url.split("://", 1)[1]
         url = url.split("/", 1)[1] if "/" in url else ""
     url = url.split("?", 1)[0]
     parts = [p for p in url.split("/") if p]
     if not parts:
-        return default_account, ""
+        return None, None, ""
     if len(parts) == 1:
-        return default_account, parts[0]
-    return parts[-2], parts[-1]
+        return None, None, parts[0]
+    if len(parts) >= 4 and parts[-4] == "queue":
+        return parts[-3], parts[-2], parts[-1]
+    return None, parts[-2], parts[-1]
+
+
+class _AwsUrls:
+    """Queue URLs as AWS makes them: ``https://sqs.<region>.amazonaws.com/<account>/<name>``."""
+
+    def make(self, region: str, account: str, name: str) -> str:
+        return f"https://sqs.{region}.amazonaws.com/{account}/{name}"
+
+    def split(self, url: str) -> tuple[str | None, str | None, str]:
+        return split_path(url)
+
+
+AWS_URLS: QueueUrls = _AwsUrls()
 
 
 class Call:
-    __slots__ = ("account", "backend", "headers", "region")
+    """One SQS call: the backend, the caller's region and account, its headers, and how queue
+    URLs look where it came in."""
+
+    __slots__ = ("account", "backend", "headers", "region", "urls")
 
     def __init__(
-        self, backend: Backend, region: str, account: str, headers: Mapping[str, str]
+        self,
+        backend: Backend,
+        region: str,
+        account: str,
+        headers: Mapping[str, str],
+        urls: QueueUrls = AWS_URLS,
     ) -> None:
         self.backend = backend
         self.region = region
         self.account = account
         self.headers = headers
+        self.urls = urls
+
+    def url(self, queue: Queue) -> str:
+        return self.urls.make(queue.region, queue.account, queue.name)
 
     def queue(self, request: Mapping[str, Any]) -> Queue:
         """The queue named by the request's ``QueueUrl`` (a URL or a bare name)."""
         url = request.get("QueueUrl")
         if not url or not isinstance(url, str):
             raise SqsError("MissingParameter", name="QueueUrl")
-        account, name = split_queue_url(url, self.account)
-        queue = self.backend.get(self.region, account, name)
+        region, account, name = self.urls.split(url)
+        queue = self.backend.get(region or self.region, account or self.account, name)
         if queue.stale:  # a write failed earlier: read what the store holds
             queue.settle()
         return queue

@@ -10,13 +10,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .._engine import Queue
 from ._context import Call
 
-__all__ = ["ACTIONS", "NOTES", "Handler", "action"]
+__all__ = ["ACTIONS", "NOTES", "Handler", "LongPoll", "action"]
 
 Request = dict[str, Any]
 Response = dict[str, Any]
-Handler = Callable[[Call, Request], Response]
+
+
+class LongPoll:
+    """A receive that found nothing and may wait: ``retry()`` tries again (None: still
+    nothing) until the clock reaches ``end``. The waiting itself belongs to the caller, which
+    knows whether it may block a thread or must await (see ``_wait``)."""
+
+    __slots__ = ("end", "queue", "retry")
+
+    def __init__(self, queue: Queue, end: float, retry: Callable[[], Response | None]) -> None:
+        self.queue = queue
+        self.end = end
+        self.retry = retry
+
+
+Handler = Callable[[Call, Request], "Response | LongPoll"]
 
 #: Operation name -> handler.
 ACTIONS: dict[str, Handler] = {}

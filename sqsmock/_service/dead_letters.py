@@ -20,7 +20,7 @@ __all__: list[str] = []
 )
 def list_dead_letter_source_queues(call: Call, request: Request) -> Response:
     queue = call.queue(request)
-    return page_of_urls(request, call.backend.dead_letter_sources(queue.arn), "queueUrls")
+    return page_of_urls(call, request, call.backend.dead_letter_sources(queue.arn), "queueUrls")
 
 
 @action(

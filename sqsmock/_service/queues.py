@@ -71,7 +71,7 @@ def create_queue(call: Call, request: Request) -> Response:
         tags=tags,
         existing=existing,
     )
-    return {"QueueUrl": queue.url}
+    return {"QueueUrl": call.url(queue)}
 
 
 @action(
@@ -81,7 +81,7 @@ def create_queue(call: Call, request: Request) -> Response:
 def get_queue_url(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     account = request.get("QueueOwnerAWSAccountId") or call.account
-    return {"QueueUrl": call.backend.get(call.region, account, name).url}
+    return {"QueueUrl": call.url(call.backend.get(call.region, account, name))}
 
 
 def _encode_token(name: str) -> str:
@@ -98,7 +98,7 @@ def _decode_token(token: str) -> str:
     return text[len("sqsmock:") :]
 
 
-def page_of_urls(request: Request, queues: list[Queue], key: str) -> Response:
+def page_of_urls(call: Call, request: Request, queues: list[Queue], key: str) -> Response:
     """One page of queue URLs (sorted by name) under ``key``, with ListQueues' paging rules:
     at most 1000; ``NextToken`` only when ``MaxResults`` was given and more remain."""
     limit = optional_int(request, "MaxResults", 1, 1000, "MaxResultsOutOfRange")
@@ -109,7 +109,7 @@ def page_of_urls(request: Request, queues: list[Queue], key: str) -> Response:
     page = queues[: limit or 1000]
     out: Response = {}
     if page:
-        out[key] = [q.url for q in page]
+        out[key] = [call.url(q) for q in page]
     if limit is not None and len(queues) > len(page):
         out["NextToken"] = _encode_token(page[-1].name)
     return out
@@ -122,7 +122,7 @@ def page_of_urls(request: Request, queues: list[Queue], key: str) -> Response:
 def list_queues(call: Call, request: Request) -> Response:
     prefix = request.get("QueueNamePrefix") or ""
     queues = call.backend.matching(call.region, call.account, prefix)
-    return page_of_urls(request, queues, "QueueUrls")
+    return page_of_urls(call, request, queues, "QueueUrls")
 
 
 @action(

@@ -10,7 +10,7 @@ from .._engine.message import SYSTEM_ATTRIBUTE_NAMES, system_attributes
 from .._errors import SqsError
 from ._context import Call
 from ._digest import md5_of_attributes
-from ._registry import Request, Response, action
+from ._registry import LongPoll, Request, Response, action
 from ._validate import optional_int
 from .message_attributes import AttributeFilter
 
@@ -60,7 +60,7 @@ def _render(got: Received, names: frozenset[str] | None, wanted: AttributeFilter
         "FIFO group order, blocking and `ReceiveRequestAttemptId`; dead-letter moves"
     ),
 )
-def receive_message(call: Call, request: Request) -> Response:
+def receive_message(call: Call, request: Request) -> Response | LongPoll:
     queue = call.queue(request)
     count = optional_int(request, "MaxNumberOfMessages", 1, 10, "MaxNumberOfMessagesOutOfRange")
     visibility = optional_int(
@@ -72,12 +72,18 @@ def receive_message(call: Call, request: Request) -> Response:
     attempt = request.get("ReceiveRequestAttemptId")
     if attempt is not None and not (isinstance(attempt, str) and _ATTEMPT.fullmatch(attempt)):
         raise SqsError("InvalidIdCharacters", name="ReceiveRequestAttemptId", value=attempt)
-    received = queue.receive(
-        count or 1,
-        visibility,
-        queue.wait_time_seconds if wait is None else wait,
-        attempt if queue.fifo else None,
-    )
-    if not received:
+    wait = queue.wait_time_seconds if wait is None else wait
+    attempt = attempt if queue.fifo else None
+
+    def take() -> Response | None:
+        received = queue.receive(count or 1, visibility, attempt, polling=wait > 0)
+        if not received:
+            return None
+        return {"Messages": [_render(got, names, wanted) for got in received]}
+
+    answer = take()
+    if answer is not None:
+        return answer
+    if wait <= 0:
         return {}
-    return {"Messages": [_render(got, names, wanted) for got in received]}
+    return LongPoll(queue, call.backend.clock.now() + wait, take)

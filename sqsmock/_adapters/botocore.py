@@ -1,0 +1,397 @@
+"""The botocore adapter: a ``before-call`` hook on every botocore SQS client in the process.
+
+While at least one mock is active:
+
+* ``BaseClient._make_api_call`` is wrapped at class level, so every client in the process is
+  covered -- created before or after the mock started, even before sqsmock was imported. The
+  wrapper only makes sure an SQS client's event emitter carries our handlers (once per client)
+  and then runs botocore's normal path: parameter validation, serialization, endpoint
+  resolution, the user's own event handlers.
+* For such a client, ``BaseClient._convert_to_request_dict`` validates the parameters as
+  botocore would (``ParamValidationError`` as usual) but does not serialize them: they are kept
+  for the answer, and the request carries only its headers -- nobody will send it.
+* The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
+  hands the parameters to the innermost active runtime. Its answer becomes ``(http, parsed)``
+  for botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
+  errors itself. With no mock active the handler returns None and botocore proceeds as if
+  sqsmock were absent.
+
+The parsed answer is built directly as botocore's parser would build it from SQS's wire answer
+(``CHECK_AGAINST_BOTOCORE`` makes every answer prove it); the wire body itself is rendered only
+if somebody reads it. See docs/architecture.md for why this point in botocore was chosen.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable
+from email.utils import formatdate
+from pathlib import Path
+from typing import Any
+
+import botocore.client
+from botocore.awsrequest import AWSResponse, HeadersDict
+from botocore.exceptions import ParamValidationError
+from botocore.model import OperationModel
+from botocore.parsers import create_parser
+from botocore.validate import ParamValidationDecorator, ParamValidator
+
+from .._errors import SqsError
+from .._protocol import Caller, Result, native, wire
+from .._runtime import Runtime
+
+__all__ = ["CHECK_AGAINST_BOTOCORE", "activate", "active", "deactivate"]
+
+#: sqsmock's own test suite sets this: every answer is then also rendered to the wire and
+#: parsed by botocore's own parser, and the direct result must be identical.
+CHECK_AGAINST_BOTOCORE = False
+
+_lock = threading.Lock()
+_stack: list[Runtime] = []
+_env_set: dict[str, str | None] = {}
+_MARK = "_sqsmock_hooked"
+_SQS = "_sqsmock_sqs"
+_PARAMS = "sqsmock_params"
+_PARSER = create_parser("json")
+_VALIDATOR = ParamValidator()
+
+
+def active() -> Runtime | None:
+    """The innermost active runtime, if any."""
+    return _stack[-1] if _stack else None
+
+
+# -- answering --------------------------------------------------------------------------------
+
+_date_cache: tuple[int, str] = (0, "")
+
+
+def http_date(now: float) -> str:
+    """The ``date`` header; formatted once per second of clock time."""
+    global _date_cache
+    second = int(now)
+    if _date_cache[0] != second:
+        _date_cache = (second, formatdate(second, usegmt=True))
+    return _date_cache[1]
+
+
+class SqsHttpResponse(AWSResponse):  # type: ignore[misc]
+    """The HTTP side of an answer. Its body is rendered only when read (nobody does, usually),
+    its headers become a ``HeadersDict`` only when read."""
+
+    def __init__(self, url: str, result: Result, headers: dict[str, str]):
+        self.url = url
+        self.status_code = result.status
+        self.raw = None
+        self._result = result
+        self._body: bytes | None = None
+        self._raw_headers = headers
+        self._headers: HeadersDict | None = None
+
+    @property
+    def content(self) -> bytes:
+        if self._body is None:
+            self._body = wire.json_body(self._result)
+        return self._body
+
+    @property
+    def headers(self) -> HeadersDict:
+        if self._headers is None:
+            self._headers = HeadersDict(self._raw_headers)
+        return self._headers
+
+    @headers.setter
+    def headers(self, value: Any) -> None:
+        self._headers = HeadersDict(value)
+
+
+def render(model: OperationModel, result: Result, now: float, url: str) -> tuple[Any, Any]:
+    """``(http response, parsed response)`` for botocore, as SQS's wire answer would give."""
+    headers = {
+        "x-amzn-requestid": result.request_id,
+        "date": http_date(now),
+        "content-type": wire.JSON_CONTENT_TYPE,
+    }
+    error = result.error
+    if error is not None:
+        headers["x-amzn-query-error"] = wire.query_error_header(error)
+        parsed: dict[str, Any] = {
+            "Error": {
+                "Message": error.message,
+                "Code": error.code,
+                "QueryErrorCode": error.shape,
+                "Type": "Sender",
+            },
+        }
+        if _modeled(model, error.code):
+            parsed["message"] = error.message
+    else:
+        payload = result.payload or {}
+        parsed = native.from_wire(result.operation, payload) if model.output_shape else {}
+    parsed["ResponseMetadata"] = {
+        "RequestId": result.request_id,
+        "HTTPStatusCode": result.status,
+        "HTTPHeaders": dict(headers),
+        "RetryAttempts": 0,
+    }
+    http = SqsHttpResponse(url, result, headers)
+    if CHECK_AGAINST_BOTOCORE:
+        _check(model, http, parsed)
+    return http, parsed
+
+
+_MODELED: dict[str, bool] = {}
+
+
+def _modeled(model: OperationModel, code: str) -> bool:
+    """Does botocore know the error shape of ``code`` (its members then appear top-level)?"""
+    found = _MODELED.get(code)
+    if found is None:
+        shape = model.service_model.shape_for_error_code(code)
+        found = _MODELED[code] = shape is not None and "message" in shape.members
+    return found
+
+
+def botocore_parse(model: OperationModel, http: AWSResponse) -> dict[str, Any]:
+    """What botocore's own parser (and its endpoint, for modeled errors) makes of the answer."""
+    response = {
+        "headers": dict(http._raw_headers),
+        "status_code": http.status_code,
+        "body": http.content,
+    }
+    parsed: dict[str, Any] = _PARSER.parse(response, model.output_shape)
+    if http.status_code >= 300:
+        code = parsed.get("Error", {}).get("Code")
+        shape = model.service_model.shape_for_error_code(code) if code else None
+        if shape is not None:
+            parsed.update(_PARSER.parse(response, shape))
+    parsed.setdefault("ResponseMetadata", {})["RetryAttempts"] = 0
+    return parsed
+
+
+def _check(model: OperationModel, http: AWSResponse, parsed: dict[str, Any]) -> None:
+    expected = botocore_parse(model, http)
+    if parsed != expected:
+        raise AssertionError(f"{model.name}: direct answer {parsed!r} != botocore's {expected!r}")
+
+
+def check_types(model: OperationModel, params: Any) -> None:
+    """What SQS's own deserializer rejects: missing members and members of the wrong type.
+
+    botocore checks this client-side unless ``parameter_validation`` is off; then sqsmock does
+    it, so bad input gets an SQS error instead of a Python exception deep inside a handler.
+    """
+    if model.input_shape is None:
+        return
+    report = _VALIDATOR.validate(params, model.input_shape)
+    if not report.has_errors():
+        return
+    kind, _, details = report._errors[0]
+    if kind == "missing required field":
+        raise SqsError("MissingParameter", name=details["required_name"])
+    raise SqsError("ParameterFailsModel", report=report._format_error(report._errors[0]))
+
+
+def answer(
+    runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
+) -> tuple[Any, Any] | None:
+    backend = runtime.backend_or_none
+    if backend is None:  # stopped while the call was being made
+        return None
+    operation = model.name
+    params = context.get(_PARAMS)
+    if params is None:  # not through _make_api_call (a client built in an unusual way)
+        body = request_dict.get("body")
+        params = json.loads(body) if body else {}
+        wire_params = params
+    else:
+        wire_params = native.to_wire(operation, params)
+    caller = Caller(
+        context.get("client_region") or runtime.region,
+        runtime.account,
+        request_dict.get("headers") or {},
+    )
+    if validated:
+        result = runtime.call(operation, wire_params, caller)
+    else:
+        try:
+            check_types(model, params)
+        except SqsError as error:
+            result = Result.of_error(operation, error)
+        else:
+            result = runtime.call(operation, wire_params, caller)
+    return render(model, result, backend.clock.now(), str(request_dict.get("url") or ""))
+
+
+def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: Any) -> Any:
+    runtime = _stack[-1] if _stack else None
+    if runtime is None:
+        return None
+    return answer(runtime, model, params, context, validated)
+
+
+def _hook(client: Any) -> None:
+    events = client.meta.events
+    if client.meta.service_model.service_name == "sqs":
+        # botocore wraps the serializer in a validator unless parameter_validation is off.
+        validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
+        handler = functools.partial(_before_call, validated)
+        # On the generic ``before-call``, last: botocore calls the handlers of more specific
+        # events first, so every other before-call handler -- the user's, and botocore's own
+        # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
+        events.register_last("before-call", handler, unique_id="sqsmock-before-call")
+        setattr(events, _SQS, True)
+    setattr(events, _MARK, True)
+
+
+def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
+    if _stack and not getattr(self.meta.events, _MARK, False):
+        _hook(self)
+    return _ORIGINAL(self, operation_name, api_params)
+
+
+def _convert_to_request_dict(
+    self: Any,
+    api_params: Any,
+    operation_model: Any,
+    endpoint_url: Any,
+    context: Any = None,
+    headers: Any = None,
+    set_user_agent_header: bool = True,
+) -> Any:
+    if not (_stack and context is not None and getattr(self.meta.events, _SQS, False)):
+        return _ORIGINAL_CONVERT(
+            self, api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
+        )
+    serializer = self._serializer
+    if isinstance(serializer, ParamValidationDecorator):
+        report = serializer._param_validator.validate(api_params, operation_model.input_shape)
+        if report.has_errors():
+            raise ParamValidationError(report=report.generate_report())
+    context[_PARAMS] = api_params
+    request_headers = {
+        "X-Amz-Target": f"{wire.TARGET_PREFIX}{operation_model.name}",
+        "Content-Type": wire.JSON_CONTENT_TYPE,
+    }
+    if headers:
+        request_headers.update(headers)
+    return {
+        "url_path": "/",
+        "query_string": "",
+        "method": "POST",
+        "headers": request_headers,
+        "body": b"",
+        "url": endpoint_url,
+        "context": context,
+    }
+
+
+#: botocore's own methods, kept for the lifetime of the process (a call in flight while the
+#: last mock stops still reaches them).
+_ORIGINAL: Callable[..., Any] = botocore.client.BaseClient._make_api_call
+_ORIGINAL_CONVERT: Callable[..., Any] = botocore.client.BaseClient._convert_to_request_dict
+
+
+def _install() -> None:
+    cls = botocore.client.BaseClient
+    if cls._make_api_call is not _make_api_call:
+        cls._make_api_call = _make_api_call
+        cls._convert_to_request_dict = _convert_to_request_dict
+
+
+def _uninstall() -> None:
+    cls = botocore.client.BaseClient
+    if cls._make_api_call is _make_api_call:
+        cls._make_api_call = _ORIGINAL
+        cls._convert_to_request_dict = _ORIGINAL_CONVERT
+
+
+# -- environment ------------------------------------------------------------------------------
+
+
+#: The access key id and secret sqsmock puts in the environment when it holds none.
+_PLACEHOLDER = "testing"
+
+
+def _aws_files_exist() -> bool:
+    home = Path.home() / ".aws"
+    files = [
+        os.environ.get("AWS_SHARED_CREDENTIALS_FILE") or str(home / "credentials"),
+        os.environ.get("AWS_CONFIG_FILE") or str(home / "config"),
+    ]
+    return any(Path(f).expanduser().is_file() for f in files)
+
+
+def _prepare_environment(region: str) -> None:
+    """Make clients creatable with no AWS set-up at all, touching nothing that is configured.
+
+    Without any credentials botocore's provider chain ends by probing the EC2 metadata service
+    over the network; without a region ``boto3.client("sqs")`` fails. When the environment and
+    the AWS config files supply neither, placeholders are set for the mock's lifetime.
+    """
+    env = os.environ
+    configured = _aws_files_exist() or "AWS_PROFILE" in env
+    wanted: dict[str, str] = {}
+    if not configured and "AWS_ACCESS_KEY_ID" not in env:
+        wanted["AWS_ACCESS_KEY_ID"] = _PLACEHOLDER
+        wanted["AWS_SECRET_ACCESS_KEY"] = _PLACEHOLDER
+    if not configured and "AWS_DEFAULT_REGION" not in env and "AWS_REGION" not in env:
+        wanted["AWS_DEFAULT_REGION"] = region
+    for key, value in wanted.items():
+        _env_set[key] = env.get(key)
+        env[key] = value
+
+
+def _restore_environment() -> None:
+    placeholder_credentials = "AWS_ACCESS_KEY_ID" in _env_set
+    for key, previous in _env_set.items():
+        if os.environ.get(key) is not None and previous is None:
+            del os.environ[key]
+        elif previous is not None:
+            os.environ[key] = previous
+    _env_set.clear()
+    if placeholder_credentials:
+        _forget_placeholder_credentials()
+
+
+def _forget_placeholder_credentials() -> None:
+    """boto3's default session caches the credentials it resolved: if it resolved the
+    placeholders while the mock was active, make it resolve afresh, so that after ``stop()``
+    ``boto3.client(...)`` finds whatever the environment really holds (or none)."""
+    boto3 = sys.modules.get("boto3")
+    session = getattr(getattr(boto3, "DEFAULT_SESSION", None), "_session", None)
+    credentials = getattr(session, "_credentials", None)
+    if (
+        session is not None
+        and credentials is not None
+        and getattr(credentials, "access_key", None) == _PLACEHOLDER
+        and getattr(credentials, "secret_key", None) == _PLACEHOLDER
+        and getattr(credentials, "method", None) == "env"
+    ):
+        session._credentials = None
+
+
+# -- activation -------------------------------------------------------------------------------
+
+
+def activate(runtime: Runtime) -> None:
+    with _lock:
+        if not _stack:
+            _install()
+            _prepare_environment(runtime.region)
+        _stack.append(runtime)
+
+
+def deactivate(runtime: Runtime) -> None:
+    with _lock:
+        for i in range(len(_stack) - 1, -1, -1):
+            if _stack[i] is runtime:
+                del _stack[i]
+                break
+        if not _stack:
+            _uninstall()
+            _restore_environment()

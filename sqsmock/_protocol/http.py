@@ -1,0 +1,164 @@
+"""SQS over HTTP: a raw request in, a raw answer out, for both wire protocols on one port.
+
+Chosen per request, as SQS does: an ``X-Amz-Target: AmazonSQS.<Operation>`` header means AWS
+JSON 1.0 (``wire``); otherwise the form (body and URL query string) must carry ``Action=`` --
+the query protocol (``query``), with XML answers and ``ErrorResponse`` bodies. Requests may be
+POSTed to ``/`` or to a queue URL's path (older SDKs do); then the path names the queue.
+
+Who is calling comes from the request like on AWS: the region from the SigV4 credential scope
+(``Authorization`` header or presigned ``X-Amz-Credential``), the account from a 12-digit access
+key id (any other key: the server's default account). Signatures are not verified. Queue URLs
+are the server's own: ``<base>/queue/<region>/<account>/<name>``, so one name in two regions
+gives two URLs, as on AWS.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import parse_qsl
+
+from .._errors import SqsError
+from .._service import QueueUrls
+from .._service._context import split_path
+from . import Caller, Result, request_id, wire
+from .query import decode_query, render_query_error, render_query_success
+from .validate import check_types
+
+__all__ = ["HttpAnswer", "HttpRequest", "ServerUrls", "error_answer", "parse", "render"]
+
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
+_QUERY_CONTENT_TYPE = "text/xml"
+
+
+class HttpRequest:
+    """What the server read: method, path, URL query pairs, headers (lower-case names), body."""
+
+    __slots__ = ("body", "headers", "method", "path", "query")
+
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        query: list[tuple[str, str]],
+        headers: Mapping[str, str],
+        body: bytes,
+    ) -> None:
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+
+
+class HttpAnswer:
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+
+class ServerUrls:
+    """Queue URLs pointing at the server: ``<base>/queue/<region>/<account>/<name>``."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+
+    def make(self, region: str, account: str, name: str) -> str:
+        return f"{self.base}/queue/{region}/{account}/{name}"
+
+    def split(self, url: str) -> tuple[str | None, str | None, str]:
+        return split_path(url)
+
+
+class Parsed:
+    """A request understood: its protocol, operation, JSON-wire parameters and caller."""
+
+    __slots__ = ("caller", "operation", "params", "protocol")
+
+    def __init__(self, protocol: str, operation: str, params: dict[str, Any], caller: Caller):
+        self.protocol = protocol
+        self.operation = operation
+        self.params = params
+        self.caller = caller
+
+
+def protocol_of(request: HttpRequest) -> str:
+    """``"json"`` or ``"query"``: how to answer this request, even when it is malformed."""
+    return "json" if "x-amz-target" in request.headers else "query"
+
+
+def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | None, str | None]:
+    """(access key id, region) of the SigV4 credential scope, or of SigV2's access key."""
+    found = _CREDENTIAL.search(request.headers.get("authorization", ""))
+    if found is not None:
+        return found.group(1), found.group(2)
+    for key, value in pairs:
+        if key == "X-Amz-Credential":
+            parts = value.split("/")
+            return parts[0], parts[2] if len(parts) > 2 else None
+        if key == "AWSAccessKeyId":
+            return value, None
+    return None, None
+
+
+def parse(
+    request: HttpRequest, *, region: str, account: str, urls: QueueUrls, limit: int | None = None
+) -> Parsed:
+    """The call a request makes, or the ``SqsError`` to answer it with."""
+    if limit is not None and len(request.body) > limit:
+        raise SqsError("RequestEntityTooLarge", limit=limit)
+    protocol = protocol_of(request)
+    if protocol == "json":
+        target = request.headers["x-amz-target"]
+        if not target.startswith(wire.TARGET_PREFIX):
+            raise SqsError("InvalidAction", action=target)
+        operation = target[len(wire.TARGET_PREFIX) :]
+        params = wire.decode_json(request.body)
+        pairs = request.query
+    else:
+        try:
+            text = request.body.decode("utf-8")
+            pairs = request.query + parse_qsl(
+                text, keep_blank_values=True, strict_parsing=False, errors="strict"
+            )
+        except UnicodeDecodeError as error:
+            raise SqsError("MalformedQueryString", reason=error.reason) from None
+        operation, params = decode_query(pairs)
+    key, scope_region = _scope(request, pairs)
+    if key is not None and len(key) == 12 and key.isdigit():
+        account = key
+    if scope_region:
+        region = scope_region
+    path = request.path
+    if "QueueUrl" not in params and path.strip("/") and not path.startswith("/_sqsmock"):
+        params["QueueUrl"] = path  # posted to the queue's own URL
+    check_types(operation, params)
+    return Parsed(protocol, operation, params, Caller(region, account, request.headers, urls))
+
+
+def render(protocol: str, result: Result) -> HttpAnswer:
+    """The HTTP answer SQS sends for ``result`` in ``protocol``."""
+    if protocol == "json":
+        headers = {"x-amzn-RequestId": result.request_id, "Content-Type": wire.JSON_CONTENT_TYPE}
+        if result.error is not None:
+            headers["x-amzn-query-error"] = wire.query_error_header(result.error)
+        return HttpAnswer(result.status, headers, wire.json_body(result))
+    headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
+    error = result.error
+    if error is not None:
+        body = render_query_error(error.code, error.message, error.status < 500, result.request_id)
+    else:
+        body = render_query_success(result.operation, result.payload or {}, result.request_id)
+    return HttpAnswer(result.status, headers, body)
+
+
+def error_answer(request: HttpRequest, error: SqsError, operation: str = "") -> HttpAnswer:
+    """An error answered before any call was made, in the request's protocol."""
+    return render(protocol_of(request), Result.of_error(operation, error))
+
+
+__all__ += ["Parsed", "protocol_of", "request_id"]

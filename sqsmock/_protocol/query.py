@@ -1,0 +1,239 @@
+"""The query protocol: form-encoded requests in, XML answers out.
+
+Older SDKs (botocore before 1.34.90, and others) send ``Action=SendMessage&QueueUrl=...`` with
+flattened names such as ``MessageAttribute.1.Value.StringValue`` and read XML answers. This module
+turns such a form into the JSON-wire form the service layer takes, and renders the service's
+JSON-wire answer (or an error) as the XML SQS sends. The names come from the generated
+``shapes`` table; only the standard library is used.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._errors import SqsError
+from .shapes import OPERATIONS, SHAPES, XML_NAMESPACE
+
+__all__ = ["decode_query", "render_query_error", "render_query_success"]
+
+_VALUE = None  # the key under which a form node keeps its own value
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_LIMITS = {"integer": 2**31, "long": 2**63}
+
+Node = dict[Any, Any]
+
+
+# --- Requests ---------------------------------------------------------------------------------
+
+
+def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
+    """(operation, parameters in JSON-wire form) of a form-encoded SQS request.
+
+    Values take the member's type (``"10"`` -> ``10``); blobs stay base64 text, as on the JSON
+    wire. Parameters the operation does not have (``Version``, ``AWSAccessKeyId``,
+    ``X-Amz-*``...) are ignored. Raises ``SqsError`` for a missing or unknown ``Action`` and for
+    a value that does not convert.
+    """
+    root: Node = {}
+    for key, value in pairs:
+        node = root
+        for segment in key.split("."):
+            child = node.get(segment)
+            if child is None:
+                child = node[segment] = {}
+            node = child
+        node[_VALUE] = value
+    action = root.get("Action", {}).get(_VALUE)
+    if not action:
+        raise SqsError("MissingAction")
+    entry = OPERATIONS.get(action)
+    if entry is None:
+        raise SqsError("InvalidAction", action=action)
+    if entry[0] is None:
+        return action, {}
+    return action, _structure(SHAPES[entry[0]][1], root, "")
+
+
+def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for name, shape, _, wire, others in members:
+        child = node.get(wire)
+        key = wire
+        if child is None:
+            for other in others:
+                child = node.get(other)
+                if child is not None:
+                    key = other
+                    break
+            else:
+                continue
+        value = _decode(shape, child, prefix + key)
+        if value is not _ABSENT:
+            result[name] = value
+    return result
+
+
+_ABSENT: Any = object()
+
+
+def _decode(shape: str, node: Node, key: str) -> Any:
+    definition = SHAPES.get(shape)
+    if definition is None:
+        text = node.get(_VALUE)
+        if text is None:
+            return _ABSENT
+        if shape == "string" or shape == "blob":
+            return text
+        if shape == "boolean":
+            lowered = text.lower()
+            if lowered not in ("true", "false"):
+                raise SqsError("QueryValueNotBoolean", name=key, value=text)
+            return lowered == "true"
+        limit = _LIMITS[shape]
+        if _INTEGER.fullmatch(text) is None or not -limit <= int(text) < limit:
+            raise SqsError("QueryValueNotInteger", name=key, value=text)
+        return int(text)
+    kind = definition[0]
+    if kind == "structure":
+        return _structure(definition[1], node, key + ".")
+    if kind == "list":
+        _, member, member_name, flattened = definition
+        if not flattened:
+            node = node.get(member_name or "member", {})
+            key = f"{key}.{member_name or 'member'}"
+        items = []
+        for index, child in _indexed(node):
+            value = _decode(member, child, f"{key}.{index}")
+            if value is not _ABSENT:
+                items.append(value)
+        return items
+    _, key_shape, value_shape, key_name, value_name, flattened = definition
+    if not flattened:
+        node = node.get("entry", {})
+        key = key + ".entry"
+    result: dict[str, Any] = {}
+    for index, child in _indexed(node):
+        entry_key = f"{key}.{index}"
+        map_key = _member(key_shape, child, key_name, entry_key)
+        result[map_key] = _member(value_shape, child, value_name, entry_key)
+    return result
+
+
+def _member(shape: str, entry: Node, name: str, entry_key: str) -> Any:
+    """The key or the value of a map entry: both must be there."""
+    node = entry.get(name)
+    value = _ABSENT if node is None else _decode(shape, node, f"{entry_key}.{name}")
+    if value is _ABSENT:
+        raise SqsError("MissingParameter", name=f"{entry_key}.{name}")
+    return value
+
+
+def _indexed(node: Node) -> list[tuple[int, Node]]:
+    """The numbered children (``.1``, ``.2``...) of a list or map node, in number order."""
+    found = [(int(k), child) for k, child in node.items() if k and k.isdecimal() and k.isascii()]
+    found.sort(key=lambda pair: pair[0])
+    return [pair for pair in found if pair[0] > 0]
+
+
+# --- Answers ----------------------------------------------------------------------------------
+
+_ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"}
+# A carriage return must travel as a reference: XML parsers turn a literal one into a line feed.
+_ESCAPES[ord("\r")] = "&#xD;"
+
+
+def _text(value: str) -> str:
+    if "&" in value or "<" in value or ">" in value or '"' in value or "\r" in value:
+        return value.translate(_ESCAPES)
+    return value
+
+
+def render_query_success(operation: str, payload: dict[str, Any], request_id: str) -> bytes:
+    """The XML document SQS answers for a successful ``operation`` given its JSON-wire answer."""
+    _, output, wrapper = OPERATIONS[operation]
+    parts = [f'<?xml version="1.0"?><{operation}Response xmlns="{XML_NAMESPACE}">']
+    if output is not None:
+        inner: list[str] = []
+        _render_members(SHAPES[output][1], payload, inner)
+        if inner:
+            parts.append(f"<{wrapper}>")
+            parts.extend(inner)
+            parts.append(f"</{wrapper}>")
+        else:
+            parts.append(f"<{wrapper}/>")
+    parts.append(
+        f"<ResponseMetadata><RequestId>{_text(request_id)}</RequestId></ResponseMetadata>"
+        f"</{operation}Response>"
+    )
+    return "".join(parts).encode("utf-8")
+
+
+def render_query_error(code: str, message: str, sender: bool, request_id: str) -> bytes:
+    """The ``ErrorResponse`` XML document SQS answers for an error (``code`` is the legacy one)."""
+    kind = "Sender" if sender else "Receiver"
+    return (
+        f'<?xml version="1.0"?><ErrorResponse xmlns="{XML_NAMESPACE}"><Error><Type>{kind}</Type>'
+        f"<Code>{_text(code)}</Code><Message>{_text(message)}</Message><Detail/></Error>"
+        f"<RequestId>{_text(request_id)}</RequestId></ErrorResponse>"
+    ).encode()
+
+
+def _render_members(members: tuple[Any, ...], value: dict[str, Any], parts: list[str]) -> None:
+    for name, shape, _, wire, _ in members:
+        item = value.get(name)
+        if item is None:
+            continue
+        if shape == "string":  # the common case, inline
+            parts.append(f"<{wire}>{_text(item)}</{wire}>")
+        else:
+            _render(shape, wire, item, parts)
+
+
+def _render(shape: str, tag: str, value: Any, parts: list[str]) -> None:
+    definition = SHAPES.get(shape)
+    if definition is None:
+        parts.append(f"<{tag}>{_scalar(value)}</{tag}>")
+        return
+    kind = definition[0]
+    if kind == "structure":
+        parts.append(f"<{tag}>")
+        _render_members(definition[1], value, parts)
+        parts.append(f"</{tag}>")
+    elif kind == "list":
+        _, member, member_name, flattened = definition
+        if flattened:
+            for item in value:
+                _render(member, tag, item, parts)
+        else:
+            parts.append(f"<{tag}>")
+            for item in value:
+                _render(member, member_name or "member", item, parts)
+            parts.append(f"</{tag}>")
+    else:
+        _, key_shape, value_shape, key_name, value_name, flattened = definition
+        entry = tag if flattened else "entry"
+        if not flattened:
+            parts.append(f"<{tag}>")
+        if key_shape == value_shape == "string":  # attributes and tags, inline
+            for key, item in value.items():
+                parts.append(
+                    f"<{entry}><{key_name}>{_text(key)}</{key_name}>"
+                    f"<{value_name}>{_text(item)}</{value_name}></{entry}>"
+                )
+        else:
+            for key, item in value.items():
+                parts.append(f"<{entry}>")
+                _render(key_shape, key_name, key, parts)
+                _render(value_shape, value_name, item, parts)
+                parts.append(f"</{entry}>")
+        if not flattened:
+            parts.append(f"</{tag}>")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

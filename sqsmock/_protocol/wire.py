@@ -1,0 +1,57 @@
+"""AWS JSON 1.0, the wire protocol botocore (>= 1.34.90) and current SDKs speak to SQS.
+
+Request: ``POST``, ``X-Amz-Target: AmazonSQS.<Operation>``, the parameters as a JSON body.
+Answer: the response parameters as JSON; an error is ``{"__type": "com.amazonaws.sqs#<Shape>",
+"message": ...}`` with the legacy code in the ``x-amzn-query-error`` header (SQS is
+query-compatible: SDKs show that code as ``Error.Code``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .._errors import SqsError
+
+__all__ = [
+    "JSON_CONTENT_TYPE",
+    "TARGET_PREFIX",
+    "decode_json",
+    "error_payload",
+    "json_body",
+    "query_error_header",
+]
+
+JSON_CONTENT_TYPE = "application/x-amz-json-1.0"
+TARGET_PREFIX = "AmazonSQS."
+
+# ASCII escapes: text with lone surrogates (quoted in an error message) still encodes.
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def error_payload(error: SqsError) -> dict[str, str]:
+    return {"__type": f"com.amazonaws.sqs#{error.shape}", "message": error.message}
+
+
+def query_error_header(error: SqsError) -> str:
+    return f"{error.code};{'Sender' if error.status < 500 else 'Receiver'}"
+
+
+def json_body(result: Any) -> bytes:
+    """The JSON body of a ``Result``."""
+    if result.error is not None:
+        return _dumps(error_payload(result.error)).encode("utf-8")
+    return _dumps(result.payload or {}).encode("utf-8")
+
+
+def decode_json(body: bytes) -> dict[str, Any]:
+    """The request parameters of a JSON body; an empty body is no parameters."""
+    if not body.strip():
+        return {}
+    try:
+        parsed = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise SqsError("InvalidJsonBody") from None
+    if not isinstance(parsed, dict):
+        raise SqsError("InvalidJsonBody")
+    return parsed
