@@ -20,13 +20,13 @@ message group) is the one the queue was created with. Purge clears the cache.
 from __future__ import annotations
 
 import heapq
-import json
 from collections import OrderedDict, deque
 
 from .._store import Op, QueueRecord
 from .journal import dedup_record
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
+from .records import decode_dedup
 
 __all__ = ["ATTEMPT_WINDOW", "DEDUP_WINDOW", "FifoQueue"]
 
@@ -250,12 +250,11 @@ class FifoQueue(Queue):
         self._sequence = max([record.sequence, *numbers])
         for key, text in record.dedup.items():
             try:
-                message_id, number, expires = json.loads(text)
-                expires = float(expires)
+                message_id, number, expires = decode_dedup(text)
             except (ValueError, TypeError) as error:
                 raise ValueError(f"deduplication entry {key!r}: {error}") from None
             if expires > now:
-                self._dedup[key] = (str(message_id), number, expires)
+                self._dedup[key] = (message_id, number, expires)
                 heapq.heappush(self._dedup_expiry, (expires, key))
             else:
                 self._record(Op("undedup", self.qid, key))

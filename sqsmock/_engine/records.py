@@ -14,11 +14,19 @@ not a record this module wrote.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from .message import DELAYED, INFLIGHT, VISIBLE, Message
 
-__all__ = ["decode_message", "decode_meta", "encode_message", "encode_meta"]
+__all__ = [
+    "decode_dedup",
+    "decode_message",
+    "decode_meta",
+    "decode_time",
+    "encode_message",
+    "encode_meta",
+]
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -53,12 +61,55 @@ def encode_message(m: Message) -> str:
     )
 
 
+_NUMBER = (int, float)
+
+
 def _field(record: dict[str, Any], name: str, kinds: tuple[type, ...], optional: bool) -> Any:
     value = record.get(name)
     if value is None and optional:
         return None
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
         raise ValueError(f"field {name!r} is {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"field {name!r} is {value!r}, not a finite number")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"field {name!r} is negative ({value!r})")
+    return value
+
+
+def decode_time(value: Any, what: str = "time") -> float:
+    """A stored moment or duration: a finite, non-negative number (bools are not numbers)."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ValueError(f"{what} {value!r} is not a number") from None
+    if not isinstance(value, _NUMBER) or isinstance(value, bool):
+        raise ValueError(f"{what} {value!r} is not a number")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what} {value!r} is not a finite, non-negative number")
+    return float(value)
+
+
+def _attributes(value: Any) -> dict[str, dict[str, Any]] | None:
+    """Message attributes in wire form: name -> {DataType, StringValue | BinaryValue}."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError("message attributes must be a JSON object")
+    for name, attr in value.items():
+        if (
+            not isinstance(attr, dict)
+            or not isinstance(attr.get("DataType"), str)
+            or len(attr) != 2
+            or not (
+                isinstance(attr.get("StringValue"), str) or isinstance(attr.get("BinaryValue"), str)
+            )
+        ):
+            raise ValueError(
+                f"message attribute {name!r} is {attr!r}, not {{DataType, StringValue or "
+                "BinaryValue}"
+            )
     return value
 
 
@@ -66,12 +117,12 @@ def decode_message(text: str | bytes) -> Message:
     record = json.loads(text)
     if not isinstance(record, dict):
         raise ValueError("a message record must be a JSON object")
-    number = (int, float)
+    number = _NUMBER
     m = Message(
         _field(record, "id", (str,), False),
         _field(record, "body", (str,), False),
         _field(record, "md5", (str,), False),
-        attributes=_field(record, "attrs", (dict,), True),
+        attributes=_attributes(_field(record, "attrs", (dict,), True)),
         md5_attributes=_field(record, "md5a", (str,), True),
         trace_header=_field(record, "trace", (str,), True),
         md5_system=_field(record, "md5s", (str,), True),
@@ -81,8 +132,10 @@ def decode_message(text: str | bytes) -> Message:
         size=_field(record, "size", (int,), False),
     )
     m.seq = _field(record, "seq", (int,), False)
-    m.sent_at = float(_field(record, "sent", number, False))
+    m.sent_at = decode_time(_field(record, "sent", number, False), "send time")
     m.sequence_number = _field(record, "sn", (str,), True)
+    if m.sequence_number is not None and not m.sequence_number.isdigit():
+        raise ValueError(f"field 'sn' is {m.sequence_number!r}, not a sequence number")
     m.dlq_source_arn = _field(record, "dlq", (str,), True)
     _decode_state(m, record.get("state"))
     return m
@@ -94,18 +147,17 @@ def _decode_state(m: Message, record: Any) -> None:
     state, visible_at, count, first, received, receipt = record
     if state not in (VISIBLE, INFLIGHT, DELAYED):
         raise ValueError(f"unknown message state {state!r}")
-    number = (int, float)
-    if not isinstance(visible_at, number) or not isinstance(received, number):
-        raise ValueError("message times must be numbers")
-    if not isinstance(count, int) or (first is not None and not isinstance(first, number)):
-        raise ValueError("bad receive count or first receive time")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise ValueError(f"bad receive count {count!r}")
     if receipt is not None and not isinstance(receipt, str):
         raise ValueError("a receipt handle must be a string")
+    if state == INFLIGHT and receipt is None:
+        raise ValueError("a message in flight must have a receipt handle")
     m.state = state
-    m.visible_at = float(visible_at)
+    m.visible_at = decode_time(visible_at, "visible-at time")
     m.receive_count = count
-    m.first_receive_at = None if first is None else float(first)
-    m.received_at = float(received)
+    m.first_receive_at = None if first is None else decode_time(first, "first receive time")
+    m.received_at = decode_time(received, "receive time")
     m.receipt = receipt
 
 
@@ -159,4 +211,17 @@ def decode_meta(text: str | bytes) -> dict[str, Any]:
     for mapping in (record["attributes"], record["tags"]):
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
             raise ValueError("attributes and tags must map strings to strings")
+    if record["scope"] not in (None, "queue", "messageGroup"):
+        raise ValueError(f"unknown deduplication scope {record['scope']!r}")
     return record
+
+
+def decode_dedup(text: str | bytes) -> tuple[str, str | None, float]:
+    """A FIFO deduplication entry: [MessageId, SequenceNumber or null, expiry]."""
+    entry = json.loads(text)
+    if not isinstance(entry, list) or len(entry) != 3:
+        raise ValueError("a deduplication entry must be a list of 3 values")
+    message_id, number, expires = entry
+    if not isinstance(message_id, str) or not (number is None or isinstance(number, str)):
+        raise ValueError(f"deduplication entry {entry!r} has the wrong types")
+    return message_id, number, decode_time(expires, "expiry")
