@@ -975,7 +975,8 @@ def test_reset_removes_only_its_namespace(store: Store, client: Any) -> None:
         client.delete_queue(QueueUrl=client.create_queue(QueueName="deleted")["QueueUrl"])
         other_keys = store.key_names(other.namespace)
         mine.handle.reset()
-        assert store.key_names(mine.namespace) <= {mine.namespace + "schema"}
+        kept = {mine.namespace + "schema", mine.namespace + "owner"}
+        assert store.key_names(mine.namespace) <= kept
         assert store.key_names(other.namespace) == other_keys
         assert text(store.client.get(foreign)) == "keep me"
         assert "QueueUrls" not in client.list_queues()
@@ -1017,7 +1018,11 @@ def test_default_namespace_is_sqsmock(client: Any) -> None:
     redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
     with mock_sqs(persistence=redis, clock="frozen"):
         client.create_queue(QueueName="q")
-    assert {text(k) for k in redis.scan_iter()} == {"sqsmock:schema", "sqsmock:queues"}
+    assert {text(k) for k in redis.scan_iter()} == {
+        "sqsmock:schema",
+        "sqsmock:queues",
+        "sqsmock:commits",
+    }
     with mock_sqs(persistence=redis):
         assert client.get_queue_url(QueueName="q")["QueueUrl"].endswith("/q")
 
