@@ -22,6 +22,7 @@ from . import _interception, _protocol
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._errors import SqsError
 from ._service import Call
+from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace, open_store
 
 __all__ = ["MockSQS", "mock_sqs"]
 
@@ -43,17 +44,19 @@ class MockSQS:
         account_id: str = DEFAULT_ACCOUNT,
         clock: str | Clock | None = "wall",
         persistence: Any = None,
-        namespace: str = DEFAULT_NAMESPACE,
+        namespace: str | None = None,
+        persistence_timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
         make_clock(clock)  # reject a bad clock option now, not at the first activation
-        if not isinstance(namespace, str) or not namespace:
+        if namespace is not None and (not isinstance(namespace, str) or not namespace):
             raise ValueError("namespace must be a non-empty string")
         self.region = region
         self.account_id = account_id
         self.persistence = persistence
-        self.namespace = namespace
+        self.namespace = default_namespace() if namespace is None else namespace
+        self.persistence_timeout = check_timeout(persistence_timeout)
         self._clock_option = clock
         self._backend: Backend | None = None
         self._depth = 0
@@ -75,9 +78,7 @@ class MockSQS:
         clock = make_clock(self._clock_option)
         if self.persistence is None:
             return Backend(clock, self.region, self.account_id)
-        from ._store.redis_store import RedisStore, connect
-
-        store = RedisStore(connect(self.persistence), self.namespace)
+        store = open_store(self.persistence, self.namespace, self.persistence_timeout)
         backend = Backend(clock, self.region, self.account_id, store)
         try:
             backend.load(store.load())
@@ -237,7 +238,8 @@ def mock_sqs(
     account_id: str = DEFAULT_ACCOUNT,
     clock: str | Clock | None = "wall",
     persistence: Any = None,
-    namespace: str = DEFAULT_NAMESPACE,
+    namespace: str | None = None,
+    persistence_timeout: float = DEFAULT_TIMEOUT,
 ) -> MockSQS: ...
 
 
@@ -249,7 +251,9 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
     (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
     ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
-    survives restarts) and ``namespace`` (the Redis key prefix, default ``sqsmock:``).
+    survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
+    under pytest-xdist) and ``persistence_timeout`` (seconds a client built from a URL waits for
+    Redis, default 5).
     """
     mock = MockSQS(**options)
     return mock if target is None else mock(target)
