@@ -254,8 +254,10 @@ class Backend:
         """Before every SQS call: take in writes found applied late, then catch time-driven
         work that spans queues (message move tasks) up to the clock."""
         store = self.store
-        if store is not None and store.late:
-            self._reconcile(store.take_late())
+        if store is not None:
+            store.settle()  # nothing to do unless an earlier write's outcome is unknown
+            if store.late:
+                self._reconcile(store.take_late())
         self.move_tasks.run(wait=False)
 
     def _reconcile(self, late: list[list[Op]]) -> None:

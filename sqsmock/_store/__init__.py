@@ -66,6 +66,9 @@ class Store(Protocol):
         of one channel never run concurrently.
         """
 
+    def settle(self) -> None:
+        """Decide commits whose outcome is unknown (raises while Redis cannot be asked)."""
+
     def take_late(self) -> list[list[Op]]:
         """Ops of commits that raised but were later found applied: memory must take them in
         (rare: Redis applied a write and the connection broke before its reply)."""
