@@ -361,13 +361,16 @@ def test_a_timed_out_delete_queue_does_not_land_later(server: PrivateRedis, clie
 
 
 class _Signalling:
-    """A client proxy that signals when a pipeline starts executing (a write under way)."""
+    """A client proxy that signals when a pipeline starts executing (a write under way) or
+    the keys are scanned (reset)."""
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
         self.writing = threading.Event()
 
     def __getattr__(self, name: str) -> Any:
+        if name == "scan_iter":
+            self.writing.set()
         return getattr(self._inner, name)
 
     def pipeline(self, *args: Any, **kwargs: Any) -> Any:
@@ -390,7 +393,10 @@ class _Signalling:
         return Pipe()
 
 
-def test_a_write_waiting_on_redis_blocks_no_other_queue(server: PrivateRedis, client: Any) -> None:
+@pytest.mark.parametrize("operation", ["create", "reset"])
+def test_a_write_waiting_on_redis_blocks_no_lookup(
+    server: PrivateRedis, client: Any, operation: str
+) -> None:
     namespace = _namespace()
     slow = redis.Redis(host="127.0.0.1", port=server.port, socket_timeout=2.0)
     proxy = _Signalling(slow)
@@ -399,7 +405,10 @@ def test_a_write_waiting_on_redis_blocks_no_other_queue(server: PrivateRedis, cl
 
     def create() -> None:
         try:
-            client.create_queue(QueueName="blocked")
+            if operation == "create":
+                client.create_queue(QueueName="blocked")
+            else:
+                mock.reset()
         except BaseException as error:
             failures.append(error)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .._errors import SqsError
 from .._store import Op, QueueRecord, Snapshot, Store
@@ -41,6 +41,42 @@ def _key(qid: str) -> Key:
     return region, account, name
 
 
+class _Gate:
+    """Many holders at once (``shared``) or one alone (``exclusive``)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._shared = 0
+        self._exclusive = False
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self._exclusive:
+                self._cond.wait()
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._shared -= 1
+                if not self._shared:
+                    self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            while self._exclusive or self._shared:
+                self._cond.wait()
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._exclusive = False
+                self._cond.notify_all()
+
+
 class Backend:
     def __init__(self, clock: Clock, region: str, account: str, store: Store | None = None) -> None:
         self.clock = clock
@@ -51,6 +87,8 @@ class Backend:
         self._queues: dict[Key, Queue] = {}
         self._deleted: dict[Key, float] = {}
         self._name_locks = [threading.Lock() for _ in range(NAME_LOCKS)]
+        #: Creates and deletes pass it together; reset() passes it alone.
+        self._gate = _Gate()
         #: Bumped by reset(): a create or delete that wrote before a reset does not touch the
         #: registry after it.
         self._generation = 0
@@ -185,7 +223,7 @@ class Backend:
         """The queue ``name``: ``existing(queue)`` vets a queue that already exists (it raises
         QueueNameExists on a conflict), else a new queue is made."""
         key = (region, account, name)
-        with self._name_lock(key):
+        with self._gate.shared(), self._name_lock(key):
             with self._lock:
                 queue = self._queues.get(key)
                 if queue is not None:
@@ -209,7 +247,7 @@ class Backend:
 
     def delete(self, queue: Queue) -> None:
         key = (queue.region, queue.account, queue.name)
-        with self._name_lock(key):
+        with self._gate.shared(), self._name_lock(key):
             with self._lock:
                 if self._queues.get(key) is not queue:
                     raise SqsError("QueueDoesNotExist")
@@ -230,9 +268,13 @@ class Backend:
         queue.notify()
 
     def reset(self) -> None:
-        """Drop every queue (and the memory of deleted ones), in the store too."""
-        with self._lock:
-            queues = list(self._queues.values())
+        """Drop every queue (and the memory of deleted ones), in the store too.
+
+        No create or delete runs meanwhile (the gate); the registry lock is not held while the
+        store is cleared, so lookups and ListQueues go on answering.
+        """
+        with self._gate.exclusive():
+            queues = self.queues()
             # Every queue lock, so that no call under way commits after the store is cleared.
             # Only reset holds more than one queue lock; calls hold one and wait for none.
             with contextlib.ExitStack() as locks:
@@ -243,10 +285,11 @@ class Backend:
                 for queue in queues:
                     queue.deleted = True
                     queue._ops = [] if queue._ops is not None else None
-            self._queues.clear()
-            self._deleted.clear()
-            self._generation += 1
-            self.move_tasks = self._new_move_tasks()
+            with self._lock:
+                self._queues.clear()
+                self._deleted.clear()
+                self._generation += 1
+                self.move_tasks = self._new_move_tasks()
         for queue in queues:
             queue.notify()
 
@@ -264,35 +307,41 @@ class Backend:
         """Memory takes in commits that raised but reached the store (a reply lost after Redis
         applied the write): queues are reloaded, created or dropped as the store says."""
         assert self.store is not None
-        for ops in late:
-            for op in ops:
-                if op.kind == "task":
-                    self.move_tasks.apply_record(op.value)
-                elif op.kind in ("deleted", "undeleted"):
-                    with self._lock:
-                        if op.kind == "deleted":
-                            self._deleted[_key(op.qid)] = float(op.value)
-                        else:
-                            self._deleted.pop(_key(op.qid), None)
-            for qid in sorted({op.qid for op in ops if op.qid}):
-                record = self.store.load_queue(qid)
-                key = _key(qid)
+        with self._gate.shared():
+            for ops in late:
+                self._reconcile_one(ops)
+
+    def _reconcile_one(self, ops: list[Op]) -> None:
+        """Bring memory to what the store holds for the records ``ops`` touched."""
+        assert self.store is not None
+        for op in ops:
+            if op.kind == "task":
+                self.move_tasks.apply_record(op.value)
+            elif op.kind in ("deleted", "undeleted"):
                 with self._lock:
-                    queue = self._queues.get(key)
-                if queue is None and record is not None:
-                    rebuilt = self._build(qid, record)
-                    with self._lock:
-                        self._queues.setdefault(key, rebuilt)
-                elif queue is not None and record is None:
-                    with queue.lock:
-                        queue.deleted = True
-                        queue._ops = [] if queue._ops is not None else None
-                    with self._lock:
-                        if self._queues.get(key) is queue:
-                            del self._queues[key]
-                    queue.notify()
-                elif queue is not None:
-                    queue.stale = True
+                    if op.kind == "deleted":
+                        self._deleted[_key(op.qid)] = float(op.value)
+                    else:
+                        self._deleted.pop(_key(op.qid), None)
+        for qid in sorted({op.qid for op in ops if op.qid}):
+            record = self.store.load_queue(qid)
+            key = _key(qid)
+            with self._lock:
+                queue = self._queues.get(key)
+            if queue is None and record is not None:
+                rebuilt = self._build(qid, record)
+                with self._lock:
+                    self._queues.setdefault(key, rebuilt)
+            elif queue is not None and record is None:
+                with queue.lock:
+                    queue.deleted = True
+                    queue._ops = [] if queue._ops is not None else None
+                with self._lock:
+                    if self._queues.get(key) is queue:
+                        del self._queues[key]
+                queue.notify()
+            elif queue is not None:
+                queue.stale = True
 
     def dead_letter_sources(self, arn: str) -> list[Queue]:
         """Queues whose RedrivePolicy names ``arn``, sorted by name."""

@@ -137,22 +137,26 @@ class Lease:
         return raw is not None and _holder(raw).get("token") == self.token
 
     def renew(self) -> bool:
-        """Extend the lease; False (and ``lost``) if someone else holds it now."""
-        with self.client.pipeline(transaction=True) as pipe:
-            try:
-                pipe.watch(self.key)
-                current = pipe.get(self.key)
-                if current is not None and not self._mine(current):
-                    self.lost = True
-                    return False
-                pipe.multi()
-                pipe.set(self.key, self.value, px=self.ms)  # (re)written if it lapsed meanwhile
-                pipe.execute()
-            except Exception as error:
-                if type(error).__name__ == "WatchError":
-                    return self.renew()
-                raise
-        return True
+        """Extend the lease; False (and ``lost``) if it lapsed or someone else holds it now.
+
+        A lapsed lease is not taken again: meanwhile another activation may have owned the
+        namespace, or someone wiped it, so this activation's memory can no longer be trusted.
+        """
+        for _ in range(3):
+            with self.client.pipeline(transaction=True) as pipe:
+                try:
+                    pipe.watch(self.key)
+                    if not self._mine(pipe.get(self.key)):
+                        self.lost = True
+                        return False
+                    pipe.multi()
+                    pipe.pexpire(self.key, self.ms)
+                    pipe.execute()
+                    return True
+                except Exception as error:
+                    if type(error).__name__ != "WatchError":
+                        raise
+        return True  # changed under us three times: the next renewal looks again
 
     def _renew_loop(self) -> None:
         while not self._stop.wait(self.seconds / 3):

@@ -15,7 +15,8 @@ Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``regi
 Each SQS call's writes reach Redis in one round trip before the call returns: one Lua script
 (``COMMIT``) that applies them atomically only if (1) this activation still holds the lease,
 (2) Redis's clock has not passed the call's deadline -- the moment the client gives up waiting --
-and (3) the commit channel's last commit id is the one this activation wrote last. A write that
+and (3) the commit channel's last commit id is the one this activation wrote last (a commit
+whose id is already recorded is not applied twice: a client's retry is harmless). A write that
 timed out can therefore not land later: once the deadline passed it is refused, and before that
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
 the channel is fenced with a fresh id so the write can never apply. Without Lua (fakeredis
@@ -68,7 +69,9 @@ local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[5]) then
   return -2
 end
-if (redis.call('HGET', KEYS[2], ARGV[2]) or '') ~= ARGV[3] then return -3 end
+local last = redis.call('HGET', KEYS[2], ARGV[2]) or ''
+if last == ARGV[4] then return 1 end
+if last ~= ARGV[3] then return -3 end
 local i = 6
 while i <= #ARGV do
   local op, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
@@ -185,6 +188,12 @@ class RedisStore:
         self.owner_key = f"{namespace}owner"
         self.commits_key = f"{namespace}commits"
         self.lease: Lease | None = None
+        #: How long the client waits for a reply: a write may only apply within that time.
+        self._patience = timeout
+        pool = getattr(client, "connection_pool", None)
+        waits = getattr(pool, "connection_kwargs", {}).get("socket_timeout")
+        if isinstance(waits, (int, float)) and not isinstance(waits, bool) and 0 < waits < timeout:
+            self._patience = float(waits)
         #: Lua available: commits are fenced (see the module docstring).
         self.scripted = False
         self._commit_sha = ""
@@ -315,17 +324,14 @@ class RedisStore:
         self.settle()
         lease = self.lease
         if lease is not None and lease.lost:
-            raise PersistenceError(
-                reason=f"this activation lost the lease of namespace {self.namespace!r} "
-                "(another activation took it after it lapsed); stop this mock"
-            )
+            raise self._lost()
         if not self.scripted or lease is None:
             self._commit_plain(commands)
             return
         keys: list[str] = [self.owner_key, self.commits_key]
         index: dict[str, int] = {}
         commit_id = uuid.uuid4().hex[:20]
-        deadline = time.time() * 1000 + self._offset_ms + self.timeout * 1000
+        deadline = time.time() * 1000 + self._offset_ms + self._patience * 1000
         args: list[Any] = [
             lease.value,
             channel,
@@ -358,11 +364,12 @@ class RedisStore:
         try:
             result = self._run_commit(keys, args)
         except Exception as error:
-            self._pending[channel] = (commit_id, list(ops))
-            try:
-                applied = self._settle_one(channel)
-            except Exception:
-                raise self._fail("writing", error) from error
+            with self._pending_lock:
+                self._pending[channel] = (commit_id, list(ops))
+                try:
+                    applied = self._settle_one(channel)
+                except Exception:
+                    raise self._fail("writing", error) from error
             if applied:
                 return  # it took effect; only its reply was lost
             raise self._fail("writing", error) from error
@@ -371,10 +378,7 @@ class RedisStore:
             return
         if result == -1:
             lease.lost = True
-            raise PersistenceError(
-                reason=f"this activation lost the lease of namespace {self.namespace!r}; "
-                "the write was refused"
-            )
+            raise self._lost()
         if result == -2:
             raise PersistenceError(
                 reason=f"Redis took longer than the {self.timeout:g} s time-out to run a write "
@@ -383,6 +387,14 @@ class RedisStore:
         raise PersistenceError(
             reason=f"the commit channel {channel!r} of namespace {self.namespace!r} was written "
             "by someone else; the write was refused"
+        )
+
+    def _lost(self) -> PersistenceError:
+        return PersistenceError(
+            reason=f"this activation lost the lease of namespace {self.namespace!r}: it lapsed "
+            "(the process or Redis stalled for longer than the lease lasts), or the namespace "
+            "was wiped or taken by another activation; its writes are refused -- stop this mock "
+            "and start it again"
         )
 
     def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
@@ -421,7 +433,7 @@ class RedisStore:
             return
         with self._pending_lock:
             for channel in list(self._pending):
-                ops = self._pending[channel][1]
+                ops = self._pending[channel][1]  # only changed under the lock
                 try:
                     applied = self._settle_one(channel)
                 except Exception as error:
