@@ -1018,11 +1018,7 @@ def test_default_namespace_is_sqsmock(client: Any) -> None:
     redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
     with mock_sqs(persistence=redis, clock="frozen"):
         client.create_queue(QueueName="q")
-    assert {text(k) for k in redis.scan_iter()} == {
-        "sqsmock:schema",
-        "sqsmock:queues",
-        "sqsmock:commits",
-    }
+    assert {text(k) for k in redis.scan_iter()} == {"sqsmock:schema", "sqsmock:queues"}
     with mock_sqs(persistence=redis):
         assert client.get_queue_url(QueueName="q")["QueueUrl"].endswith("/q")
 

@@ -236,9 +236,12 @@ def test_a_lease_of_another_host_blocks_one_of_a_dead_local_process_does_not(
 
 def test_a_mock_that_lost_its_lease_writes_nothing(backing: tuple[Any, str], client: Any) -> None:
     redis_, namespace = backing
-    with _mock(redis_, namespace):
+    with _mock(redis_, namespace) as mock:
         url = client.create_queue(QueueName="q")["QueueUrl"]
         assert sqsmock.wipe(redis_, namespace, force=True) > 0
+        store = mock.backend.store
+        assert store is not None
+        assert store.lease.renew() is False  # type: ignore[attr-defined]  # its renewal sees it
         with pytest.raises(PersistenceError, match="lost the lease"):
             client.send_message(QueueUrl=url, MessageBody="m")
     assert _stored_ids(redis_, namespace, "q") == set()
@@ -468,8 +471,8 @@ def test_a_killed_redis_fails_calls_then_comes_back(server: PrivateRedis, client
 # -- a reply lost after Redis applied the write ---------------------------------------------
 
 
-def test_a_write_whose_reply_was_lost_succeeds(backing: tuple[Any, str], client: Any) -> None:
-    redis_, namespace = backing
+def test_a_write_whose_reply_was_lost_succeeds(real: tuple[redis.Redis, str], client: Any) -> None:
+    redis_, namespace = real
     faulty = FaultyRedis(redis_)
     with _mock(faulty, namespace) as mock:
         url = client.create_queue(QueueName="q")["QueueUrl"]
@@ -480,11 +483,11 @@ def test_a_write_whose_reply_was_lost_succeeds(backing: tuple[Any, str], client:
 
 
 def test_a_write_found_applied_later_is_taken_into_memory(
-    backing: tuple[Any, str], client: Any
+    real: tuple[redis.Redis, str], client: Any
 ) -> None:
     """The reply is lost and Redis cannot be asked at once: the call raises. The next call
     settles the write first, finds it applied, and memory takes it in (memory = store)."""
-    redis_, namespace = backing
+    redis_, namespace = real
     faulty = FaultyRedis(redis_)
     with _mock(faulty, namespace) as mock:
         url = client.create_queue(QueueName="q")["QueueUrl"]

@@ -19,12 +19,13 @@ and (3) the commit channel's last commit id is the one this activation wrote las
 whose id is already recorded is not applied twice: a client's retry is harmless). A write that
 timed out can therefore not land later: once the deadline passed it is refused, and before that
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
-the channel is fenced with a fresh id so the write can never apply. Without Lua (fakeredis
-installed without ``lupa``) the writes go as one command or MULTI/EXEC, unfenced.
+the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
+nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -201,6 +202,9 @@ class RedisStore:
         self._offset_ms = 0.0
         #: Per commit channel, the id of the last commit this activation knows to be stored.
         self._last: dict[str, str] = {}
+        #: Commit ids: unique per activation (random prefix), cheap to make (a counter).
+        self._id_prefix = os.urandom(6).hex() + "-"
+        self._ids = itertools.count(1)
         #: Commits whose outcome is unknown (Redis failed before it could be asked):
         #: channel -> (commit id, ops). Settled before any later read or write.
         self._pending: dict[str, tuple[str, list[Op]]] = {}
@@ -243,13 +247,18 @@ class RedisStore:
             raise self._fail("opening the store", error) from error
 
     def _load_scripts(self) -> None:
+        if type(self.client).__module__.split(".")[0] == "fakeredis":
+            # In-process: no write can time out or arrive late, and its Lua (lupa) would cost
+            # more than the call itself.
+            self.scripted = False
+            return
         try:
             self._commit_sha = _text(self.client.script_load(_COMMIT))
         except Exception as error:
             names = {c.__name__ for c in type(error).__mro__}
             if names & {"ConnectionError", "TimeoutError"}:
                 raise
-            self.scripted = False  # no Lua here (fakeredis without lupa): unfenced writes
+            self.scripted = False  # no Lua on this server: unfenced writes
             return
         self.scripted = True
 
@@ -329,38 +338,25 @@ class RedisStore:
             self._commit_plain(commands)
             return
         keys: list[str] = [self.owner_key, self.commits_key]
-        index: dict[str, int] = {}
-        commit_id = uuid.uuid4().hex[:20]
+        commit_id = f"{self._id_prefix}{next(self._ids)}"
         deadline = time.time() * 1000 + self._offset_ms + self._patience * 1000
-        args: list[Any] = [
-            lease.value,
-            channel,
-            self._last.get(channel, ""),
-            commit_id,
-            int(deadline),
-        ]
-
-        def key_index(key: str) -> int:
-            found = index.get(key)
-            if found is None:
-                keys.append(key)
-                found = index[key] = len(keys)
-            return found
-
+        args: list[Any] = [lease.value, channel, self._last.get(channel, ""), commit_id]
+        args.append(int(deadline))
         for command, key, arguments in commands:
-            k = key_index(key)
+            keys.append(key)  # a key may appear twice (DEL then HSET): KEYS may repeat
+            k = len(keys)
             if command == "delete":
-                args += ["D", k]
+                args += ("D", k)
             elif command == "hdel":
                 names = list(arguments)
                 for i in range(0, len(names), _CHUNK):
                     chunk = names[i : i + _CHUNK]
-                    args += ["H", k, len(chunk), *chunk]
+                    args += ("H", k, len(chunk), *chunk)
             else:
                 pairs = [x for item in arguments.items() for x in item]
                 for i in range(0, len(pairs), 2 * _CHUNK):
                     chunk = pairs[i : i + 2 * _CHUNK]
-                    args += ["S", k, len(chunk), *chunk]
+                    args += ("S", k, len(chunk), *chunk)
         try:
             result = self._run_commit(keys, args)
         except Exception as error:
@@ -411,6 +407,8 @@ class RedisStore:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _commit_plain(self, commands: list[tuple[str, str, Any]]) -> None:
+        """Without the script: one command or one MULTI/EXEC. A lease taken away is noticed by
+        its renewal (``lease.lost``), within a third of its duration."""
         try:
             pipe = self.client.pipeline(transaction=len(commands) > 1)
             for command, key, arguments in commands:
