@@ -234,6 +234,20 @@ def test_a_lease_of_another_host_blocks_one_of_a_dead_local_process_does_not(
         assert f'"pid":{os.getpid()}' in text(redis_.get(namespace + "owner"))
 
 
+def test_a_lease_left_behind_by_this_process_is_taken_over(backing: tuple[Any, str]) -> None:
+    """stop() could not release the lease (Redis was away): a new activation of this process
+    does not wait for it to lapse."""
+    redis_, namespace = backing
+    faulty = FaultyRedis(redis_)
+    mock = _mock(faulty, namespace).start()
+    faulty.fail = True
+    mock.stop()  # the release fails
+    faulty.fail = False
+    assert redis_.get(namespace + "owner") is not None
+    with _mock(redis_, namespace):
+        pass
+
+
 def test_a_mock_that_lost_its_lease_writes_nothing(backing: tuple[Any, str], client: Any) -> None:
     redis_, namespace = backing
     with _mock(redis_, namespace) as mock:

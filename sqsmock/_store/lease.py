@@ -53,13 +53,18 @@ def describe_holder(raw: Any) -> str:
     return f"host {holder.get('host', '?')}, pid {holder.get('pid', '?')}, since {when}"
 
 
+#: Tokens of the leases this process holds now.
+_HELD: set[str] = set()
+
+
 def _gone(holder: dict[str, Any]) -> bool:
-    """Is the holder a process of this host that no longer runs?"""
+    """Is the holder a process of this host that no longer runs -- or this process, in an
+    activation that has ended (its release failed while Redis was away)?"""
     pid = holder.get("pid")
     if holder.get("host") != socket.gethostname() or not isinstance(pid, int) or pid <= 0:
         return False
     if pid == os.getpid():
-        return False
+        return holder.get("token") not in _HELD
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -104,6 +109,7 @@ class Lease:
                     self._refuse(namespace, self.client.get(self.key))
             else:
                 self._refuse(namespace, current)
+        _HELD.add(self.token)
         self._thread = threading.Thread(
             target=self._renew_loop, name=f"sqsmock-lease {self.key}", daemon=True
         )
@@ -167,6 +173,7 @@ class Lease:
     def release(self) -> None:
         """Stop renewing and delete the lease if it is still ours (best effort)."""
         self._stop.set()
+        _HELD.discard(self.token)
         thread, self._thread = self._thread, None
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=self.seconds)
