@@ -519,3 +519,23 @@ def test_a_write_found_applied_later_is_taken_into_memory(
     with _mock(redis_, namespace):
         names = [u.rsplit("/", 1)[1] for u in client.list_queues()["QueueUrls"]]
         assert names == ["late", "q"]
+
+
+def test_a_delete_queue_found_applied_later_removes_the_queue_from_memory(
+    real: tuple[redis.Redis, str], client: Any
+) -> None:
+    redis_, namespace = real
+    faulty = FaultyRedis(redis_)
+    with _mock(faulty, namespace):
+        url = client.create_queue(QueueName="q")["QueueUrl"]
+        client.send_message(QueueUrl=url, MessageBody="m")
+        faulty.lose_reply = faulty.fail_commands = True
+        with pytest.raises(PersistenceError):
+            client.delete_queue(QueueUrl=url)
+        faulty.fail_commands = False
+        assert "QueueUrls" not in client.list_queues()  # settled: it was deleted after all
+        assert not redis_.hexists(namespace + "queues", qid("q"))
+        with pytest.raises(client.exceptions.QueueDeletedRecently):
+            client.create_queue(QueueName="q")
+    with _mock(redis_, namespace):  # memory and store agreed: the start succeeds
+        assert "QueueUrls" not in client.list_queues()
