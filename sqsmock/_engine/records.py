@@ -113,51 +113,80 @@ def _attributes(value: Any) -> dict[str, dict[str, Any]] | None:
     return value
 
 
+#: Message record fields by expected type (checked with ``type() is``: runs per message on load).
+_REQUIRED_TEXT = ("id", "body", "md5", "sender")
+_OPTIONAL_TEXT = ("md5a", "trace", "md5s", "group", "dedup", "sn", "dlq")
+_INF = math.inf
+
+
+def _time(value: Any, what: str) -> float:
+    """A stored moment: a finite, non-negative JSON number (the fast path of ``decode_time``)."""
+    kind = type(value)
+    if (kind is float or kind is int) and 0 <= value < _INF:
+        return float(value)
+    return decode_time(value, what)  # raises with the reason (NaN fails the comparison above)
+
+
 def decode_message(text: str | bytes) -> Message:
     record = json.loads(text)
-    if not isinstance(record, dict):
+    if type(record) is not dict:
         raise ValueError("a message record must be a JSON object")
-    number = _NUMBER
+    get = record.get
+    for name in _REQUIRED_TEXT:
+        if type(get(name)) is not str:
+            raise ValueError(f"field {name!r} is {get(name)!r}")
+    for name in _OPTIONAL_TEXT:
+        value = get(name)
+        if value is not None and type(value) is not str:
+            raise ValueError(f"field {name!r} is {value!r}")
+    for name in ("size", "seq"):
+        value = get(name)
+        if type(value) is not int or value < 0:
+            raise ValueError(f"field {name!r} is {value!r}")
+    attributes = get("attrs")
+    if attributes is not None:
+        _attributes(attributes)
+    number = get("sn")
+    if number is not None and not number.isdigit():
+        raise ValueError(f"field 'sn' is {number!r}, not a sequence number")
     m = Message(
-        _field(record, "id", (str,), False),
-        _field(record, "body", (str,), False),
-        _field(record, "md5", (str,), False),
-        attributes=_attributes(_field(record, "attrs", (dict,), True)),
-        md5_attributes=_field(record, "md5a", (str,), True),
-        trace_header=_field(record, "trace", (str,), True),
-        md5_system=_field(record, "md5s", (str,), True),
-        sender_id=_field(record, "sender", (str,), False),
-        group_id=_field(record, "group", (str,), True),
-        dedup_id=_field(record, "dedup", (str,), True),
-        size=_field(record, "size", (int,), False),
+        record["id"],
+        record["body"],
+        record["md5"],
+        attributes=attributes,
+        md5_attributes=get("md5a"),
+        trace_header=get("trace"),
+        md5_system=get("md5s"),
+        sender_id=record["sender"],
+        group_id=get("group"),
+        dedup_id=get("dedup"),
+        size=record["size"],
     )
-    m.seq = _field(record, "seq", (int,), False)
-    m.sent_at = decode_time(_field(record, "sent", number, False), "send time")
-    m.sequence_number = _field(record, "sn", (str,), True)
-    if m.sequence_number is not None and not m.sequence_number.isdigit():
-        raise ValueError(f"field 'sn' is {m.sequence_number!r}, not a sequence number")
-    m.dlq_source_arn = _field(record, "dlq", (str,), True)
-    _decode_state(m, record.get("state"))
+    m.seq = record["seq"]
+    m.sent_at = _time(get("sent"), "send time")
+    m.sequence_number = number
+    m.dlq_source_arn = get("dlq")
+    _decode_state(m, get("state"))
     return m
 
 
 def _decode_state(m: Message, record: Any) -> None:
-    if not isinstance(record, list) or len(record) != 6:
+    if type(record) is not list or len(record) != 6:
         raise ValueError("its delivery state must be a list of 6 values")
     state, visible_at, count, first, received, receipt = record
-    if state not in (VISIBLE, INFLIGHT, DELAYED):
+    if state not in (VISIBLE, INFLIGHT, DELAYED) or type(state) is not int:
         raise ValueError(f"unknown message state {state!r}")
-    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+    if type(count) is not int or count < 0:
         raise ValueError(f"bad receive count {count!r}")
-    if receipt is not None and not isinstance(receipt, str):
+    if receipt is not None and type(receipt) is not str:
         raise ValueError("a receipt handle must be a string")
     if state == INFLIGHT and receipt is None:
         raise ValueError("a message in flight must have a receipt handle")
     m.state = state
-    m.visible_at = decode_time(visible_at, "visible-at time")
+    m.visible_at = _time(visible_at, "visible-at time")
     m.receive_count = count
-    m.first_receive_at = None if first is None else decode_time(first, "first receive time")
-    m.received_at = decode_time(received, "receive time")
+    m.first_receive_at = None if first is None else _time(first, "first receive time")
+    m.received_at = _time(received, "receive time")
     m.receipt = receipt
 
 
