@@ -18,7 +18,7 @@ from typing import Any, TypeVar, overload
 
 import wrapt
 
-from ._adapters import botocore as _botocore
+from ._adapters import _active
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 
@@ -71,7 +71,7 @@ class MockSQS:
                     persistence=self.persistence,
                     namespace=self.namespace,
                 )
-                _botocore.activate(self._runtime)
+                _active.activate(self._runtime)
             self._depth += 1
         return self
 
@@ -84,7 +84,7 @@ class MockSQS:
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
                 if runtime is not None:
-                    _botocore.deactivate(runtime)
+                    _active.deactivate(runtime)
                     runtime.close()
 
     @property
