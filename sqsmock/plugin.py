@@ -1,17 +1,26 @@
-"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock`` and ``sqs_client``, and the
-``@pytest.mark.sqsmock(**options)`` marker that configures them (and activates the mock for the
-marked test even when it asks for neither fixture)."""
+"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock``, ``sqs_client`` and
+``sqs_async_client``, and the ``@pytest.mark.sqsmock(**options)`` marker that configures them
+(and activates the mock for the marked test even when it asks for none of them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, cast
 
 import pytest
 
 from ._mock import MockSQS, mock_sqs
 
-__all__ = ["sqs_client", "sqs_mock"]
+_AsyncFixture = Callable[..., AsyncIterator[Any]]
+_async_fixture: Callable[[_AsyncFixture], _AsyncFixture]
+try:  # pytest-asyncio (strict mode) runs async fixtures only when they are marked as its own
+    import pytest_asyncio
+
+    _async_fixture = cast(Any, pytest_asyncio.fixture)
+except ImportError:  # anyio's plugin runs plain async fixtures
+    _async_fixture = cast(Any, pytest.fixture)
+
+__all__ = ["sqs_async_client", "sqs_client", "sqs_mock"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -39,6 +48,16 @@ def sqs_client(sqs_mock: MockSQS) -> Any:
     import boto3
 
     return boto3.client("sqs", region_name=sqs_mock.region)
+
+
+@_async_fixture
+async def sqs_async_client(sqs_mock: MockSQS) -> AsyncIterator[Any]:
+    """An aiobotocore SQS client in the mock's region (for ``async def`` tests; needs
+    aiobotocore, which aioboto3 brings)."""
+    from aiobotocore.session import get_session
+
+    async with get_session().create_client("sqs", region_name=sqs_mock.region) as client:
+        yield client
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,8 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import aiobotocore.client
 from aiobotocore.awsrequest import AioAWSResponse
+from aiobotocore.client import AioBaseClient
 from botocore.model import OperationModel
 
 from .._protocol import Result
@@ -104,7 +104,7 @@ async def _convert_to_request_dict(
     )
 
 
-_CLASS = aiobotocore.client.AioBaseClient
+_CLASS = AioBaseClient
 #: aiobotocore's own coroutines, kept for the lifetime of the process.
 _ORIGINAL: Callable[..., Any] = _CLASS._make_api_call
 #: aiobotocore defines its own (a coroutine) in every supported version; should one inherit
