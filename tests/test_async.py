@@ -266,6 +266,22 @@ async def test_stopping_the_mock_ends_waiting_polls() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_cancelled_long_poll_leaves_no_waiter_behind() -> None:
+    with mock_sqs() as mock:
+        async with aio_client() as sqs:
+            url = (await sqs.create_queue(QueueName="cancel"))["QueueUrl"]
+            poll = asyncio.ensure_future(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20))
+            await until(lambda: waiting(mock, "cancel") == 1, "the poll waits")
+            poll.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await poll
+            assert waiting(mock, "cancel") == 0
+            await sqs.send_message(QueueUrl=url, MessageBody="kept")
+            got = await sqs.receive_message(QueueUrl=url)
+            assert [m["Body"] for m in got["Messages"]] == ["kept"]
+
+
+@pytest.mark.asyncio
 async def test_persisted_mock_answers_async_clients_off_the_loop() -> None:
     import fakeredis
 
@@ -464,28 +480,31 @@ async def test_sqs_async_client_fixture(sqs_async_client: Any, sqs_mock: Any) ->
     assert sqs_async_client.meta.region_name == sqs_mock.region
 
 
-@pytest.mark.parametrize("runner", ["asyncio-strict", "asyncio-auto", "anyio"])
-def test_async_fixtures_in_a_user_test_suite(pytester: pytest.Pytester, runner: str) -> None:
-    mark = "@pytest.mark.anyio" if runner == "anyio" else "@pytest.mark.asyncio"
-    pytester.makepyfile(
-        f"""
-        import pytest
+USER_TEST = """
+import pytest
 
-        {mark}
-        @pytest.mark.sqsmock(clock="frozen")
-        async def test_client(sqs_async_client, sqs_mock):
-            url = (await sqs_async_client.create_queue(QueueName="q"))["QueueUrl"]
-            got = await sqs_async_client.receive_message(QueueUrl=url, WaitTimeSeconds=20)
-            assert got.get("Messages") is None
-            assert sqs_mock.clock.now() >= 20
-        """
+{mark}
+@pytest.mark.sqsmock(clock="frozen")
+async def test_client(sqs_async_client, sqs_mock):
+    url = (await sqs_async_client.create_queue(QueueName="q"))["QueueUrl"]
+    got = await sqs_async_client.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+    assert got.get("Messages") is None
+    assert sqs_mock.clock.now() >= 20
+"""
+
+
+@pytest.mark.parametrize("mode", ["strict", "auto"])
+def test_async_fixtures_in_a_user_test_suite(pytester: pytest.Pytester, mode: str) -> None:
+    """pytest-asyncio in either mode, and anyio, run the fixtures (one suite, one subprocess)."""
+    pytester.makepyfile(
+        test_asyncio=USER_TEST.format(mark="" if mode == "auto" else "@pytest.mark.asyncio"),
+        test_anyio=USER_TEST.format(mark="@pytest.mark.anyio"),
     )
-    mode = "auto" if runner == "asyncio-auto" else "strict"
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "-o", f"asyncio_mode={mode}",
         "-o", "asyncio_default_fixture_loop_scope=function",
     )  # fmt: skip
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)
 
 
 # -- imports --------------------------------------------------------------------------------------

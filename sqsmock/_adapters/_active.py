@@ -56,10 +56,14 @@ def _install() -> None:
 
 
 def _aio_imported(module: ModuleType) -> None:
-    """aiobotocore was imported (perhaps inside a mock): cover its clients if a mock is active."""
-    with _lock:
-        if stack:
-            _install_aio()
+    """aiobotocore was imported (perhaps inside a mock): cover its clients if a mock is active.
+
+    Without the lock: ``activate`` may hold it while waiting for this very import to finish in
+    another thread. Installing is idempotent, and wrappers left installed with no mock active
+    pass every call straight through.
+    """
+    if stack:
+        _install_aio()
 
 
 def _install_aio() -> None:
@@ -72,9 +76,8 @@ def _uninstall() -> None:
     from . import botocore
 
     botocore.uninstall()
-    if _AIO_MODULE in sys.modules:
-        from . import aiobotocore
-
+    aiobotocore = sys.modules.get(f"{__package__}.aiobotocore")
+    if aiobotocore is not None:
         aiobotocore.uninstall()
 
 
