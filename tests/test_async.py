@@ -493,18 +493,20 @@ async def test_client(sqs_async_client, sqs_mock):
 """
 
 
-@pytest.mark.parametrize("mode", ["strict", "auto"])
+@pytest.mark.parametrize("mode", ["strict", "auto", "without pytest-asyncio"])
 def test_async_fixtures_in_a_user_test_suite(pytester: pytest.Pytester, mode: str) -> None:
     """pytest-asyncio in either mode, and anyio, run the fixtures (one suite, one subprocess)."""
-    pytester.makepyfile(
-        test_asyncio=USER_TEST.format(mark="" if mode == "auto" else "@pytest.mark.asyncio"),
-        test_anyio=USER_TEST.format(mark="@pytest.mark.anyio"),
-    )
-    result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-o", f"asyncio_mode={mode}",
-        "-o", "asyncio_default_fixture_loop_scope=function",
-    )  # fmt: skip
-    result.assert_outcomes(passed=2)
+    files = {"test_anyio": USER_TEST.format(mark="@pytest.mark.anyio")}
+    if mode == "without pytest-asyncio":
+        options = ["-p", "no:asyncio"]
+    else:
+        mark = "" if mode == "auto" else "@pytest.mark.asyncio"
+        files["test_asyncio"] = USER_TEST.format(mark=mark)
+        scope = "asyncio_default_fixture_loop_scope=function"
+        options = ["-o", f"asyncio_mode={mode}", "-o", scope]
+    pytester.makepyfile(**files)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *options)
+    result.assert_outcomes(passed=len(files))
 
 
 # -- imports --------------------------------------------------------------------------------------
