@@ -115,25 +115,24 @@ async def test_batch_send_receive_delete() -> None:
 
 @pytest.mark.asyncio
 async def test_fifo_order_and_deduplication() -> None:
-    with mock_sqs():
-        async with aio_client() as sqs:
-            url = (
-                await sqs.create_queue(
-                    QueueName="jobs.fifo",
-                    Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
-                )
-            )["QueueUrl"]
-            for body in ["1", "2", "3", "1"]:
-                await sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId="g")
-            got = await sqs.receive_message(
-                QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["SequenceNumber"]
+    async with mock_sqs(), aio_client() as sqs:
+        url = (
+            await sqs.create_queue(
+                QueueName="jobs.fifo",
+                Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
             )
-            assert [m["Body"] for m in got["Messages"]] == ["1", "2", "3"]
-            sequence = [int(m["Attributes"]["SequenceNumber"]) for m in got["Messages"]]
-            assert sequence == sorted(sequence)
-            # The group is locked while its messages are in flight.
-            again = await sqs.receive_message(QueueUrl=url)
-            assert again.get("Messages", []) == []
+        )["QueueUrl"]
+        for body in ["1", "2", "3", "1"]:
+            await sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId="g")
+        got = await sqs.receive_message(
+            QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["SequenceNumber"]
+        )
+        assert [m["Body"] for m in got["Messages"]] == ["1", "2", "3"]
+        sequence = [int(m["Attributes"]["SequenceNumber"]) for m in got["Messages"]]
+        assert sequence == sorted(sequence)
+        # The group is locked while its messages are in flight.
+        again = await sqs.receive_message(QueueUrl=url)
+        assert again.get("Messages", []) == []
 
 
 # -- long polls -----------------------------------------------------------------------------------
