@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
-from ._adapters import botocore as _botocore
+from ._adapters import _active
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
@@ -157,7 +157,7 @@ class MockSQS:
                     namespace=self.namespace,
                     persistence_timeout=self.persistence_timeout,
                 )
-                _botocore.activate(self._runtime)
+                _active.activate(self._runtime)
             self._depth += 1
         return self
 
@@ -170,7 +170,7 @@ class MockSQS:
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
                 if runtime is not None:
-                    _botocore.deactivate(runtime)
+                    _active.deactivate(runtime)
                     runtime.close()
 
     @property

@@ -1,11 +1,11 @@
-"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock`` and ``sqs_client``, and the
-``@pytest.mark.sqsmock(**options)`` marker that configures them (and activates the mock for the
-marked test even when it asks for neither fixture)."""
+"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock``, ``sqs_client`` and
+``sqs_async_client``, and the ``@pytest.mark.sqsmock(**options)`` marker that configures them
+(and activates the mock for the marked test even when it asks for none of them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -17,7 +17,17 @@ if TYPE_CHECKING:
 else:
     SQSClient = Any
 
-__all__ = ["sqs_client", "sqs_mock"]
+
+_AsyncFixture = Callable[..., AsyncIterator[Any]]
+_async_fixture: Callable[[_AsyncFixture], _AsyncFixture]
+try:  # pytest-asyncio (strict mode) runs async fixtures only when they are marked as its own
+    import pytest_asyncio
+
+    _async_fixture = cast(Any, pytest_asyncio.fixture)
+except ImportError:  # anyio's plugin runs plain async fixtures
+    _async_fixture = cast(Any, pytest.fixture)
+
+__all__ = ["sqs_async_client", "sqs_client", "sqs_mock"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,6 +56,16 @@ def sqs_client(sqs_mock: MockSQS) -> SQSClient:
 
     client: SQSClient = boto3.client("sqs", region_name=sqs_mock.region)
     return client
+
+
+@_async_fixture
+async def sqs_async_client(sqs_mock: MockSQS) -> AsyncIterator[Any]:
+    """An aiobotocore SQS client in the mock's region (for ``async def`` tests; needs
+    aiobotocore, which aioboto3 brings)."""
+    from aiobotocore.session import get_session
+
+    async with get_session().create_client("sqs", region_name=sqs_mock.region) as client:
+        yield client
 
 
 @pytest.fixture(autouse=True)
