@@ -10,6 +10,7 @@ def test_something():
 
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
+from ._serving import SqsServer, serve
 from ._store.errors import PersistenceError
 
 __all__ = [
@@ -18,7 +19,9 @@ __all__ = [
     "MessageView",
     "MockSQS",
     "PersistenceError",
+    "SqsServer",
     "WallClock",
     "mock_sqs",
+    "serve",
 ]
 __version__ = "0.1.0"
