@@ -1,6 +1,7 @@
-"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock`` and ``sqs_client``, and the
+"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock`` and ``sqs_client``, the
 ``@pytest.mark.sqsmock(**options)`` marker that configures them (and activates the mock for the
-marked test even when it asks for neither fixture)."""
+marked test even when it asks for neither fixture), and ``sqs_server``: one HTTP server for the
+session, emptied before each test."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 import pytest
 
 from ._mock import MockSQS, mock_sqs
+from ._serving import SqsServer
 
-__all__ = ["sqs_client", "sqs_mock"]
+__all__ = ["sqs_client", "sqs_mock", "sqs_server"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -45,3 +47,19 @@ def sqs_client(sqs_mock: MockSQS) -> Any:
 def _sqsmock_marker(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("sqsmock") is not None:
         request.getfixturevalue("sqs_mock")
+
+
+@pytest.fixture(scope="session")
+def _sqsmock_session_server() -> Iterator[SqsServer]:
+    from ._serving import serve
+
+    with serve(port=0) as server:
+        yield server
+
+
+@pytest.fixture
+def sqs_server(_sqsmock_session_server: SqsServer) -> SqsServer:
+    """An sqsmock HTTP server (one per session, on a free port), emptied before each test:
+    ``.endpoint_url`` for clients, ``.clock``, ``.reset()`` and ``.peek()`` as ``sqs_mock``."""
+    _sqsmock_session_server.reset()
+    return _sqsmock_session_server

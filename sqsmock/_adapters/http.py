@@ -304,7 +304,8 @@ class SqsHttpServer:
         return _json(self._clock_state())
 
     async def _advance(self, request: BaseRequest, route: str) -> web.StreamResponse:
-        body = await self._admin_body(request)
+        expected = 'send a JSON object {"seconds": N} with N a number >= 0'
+        body = await self._admin_body(request, expected)
         seconds = body.get("seconds") if isinstance(body, dict) else None
         if (
             isinstance(seconds, bool)
@@ -312,20 +313,20 @@ class SqsHttpServer:
             or not math.isfinite(seconds)
             or seconds < 0
         ):
-            raise _AdminError(400, 'send a JSON object {"seconds": N} with N a number >= 0')
+            raise _AdminError(400, expected)
         clock = self.runtime.clock
         await self._off_loop(lambda: clock.advance(seconds))
         return _json(self._clock_state())
 
-    async def _admin_body(self, request: BaseRequest) -> Any:
+    async def _admin_body(self, request: BaseRequest, expected: str) -> Any:
         length = request.content_length
         if length is not None and length > 65536:
-            raise _AdminError(413, "admin request bodies are at most 64 KiB")
+            raise _AdminError(413, f"the body is over 64 KiB: {expected}")
         try:
             raw = await asyncio.wait_for(request.read(), self.read_timeout)
             return json.loads(raw) if raw.strip() else None
         except (ValueError, web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
-            raise _AdminError(400, "the body is not JSON") from None
+            raise _AdminError(400, f"the body is not JSON: {expected}") from None
 
     def _queue_state(self, queue: Any, urls: ServerUrls) -> dict[str, Any]:
         visible, inflight, delayed = queue.counts()
