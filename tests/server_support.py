@@ -133,7 +133,7 @@ def read_all(sock: socket.socket, timeout: float) -> bytes:
 def status_of(raw: bytes) -> int:
     """The status of the first HTTP answer in ``raw``."""
     line = raw.split(b"\r\n", 1)[0]
-    assert line.startswith(b"HTTP/1.1 "), raw[:200]
+    assert line.startswith((b"HTTP/1.1 ", b"HTTP/1.0 ")), raw[:200]
     return int(line.split()[1])
 
 

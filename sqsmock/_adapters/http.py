@@ -112,6 +112,9 @@ class SqsHttpServer:
             request_factory=self._make_request,
             handler_cancellation=True,  # a client that hangs up ends its long poll
             keepalive_timeout=self.idle_timeout,
+            # After refusing a body unread, read and drop the rest for a moment (so that the
+            # client sees the answer rather than a reset), then close.
+            lingering_time=1.0,
             access_log=None,
         )
         self._listener = await loop.create_server(
