@@ -25,6 +25,7 @@ handle.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import json
 import logging
@@ -101,6 +102,9 @@ class SqsHttpServer:
         self._urls: dict[str, ServerUrls] = {}
         self._web: _WebServer | None = None
         self._listener: asyncio.AbstractServer | None = None
+        self._stopping = False
+        self._in_flight = 0  # requests being handled
+        self._idle = asyncio.Event()
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -125,12 +129,25 @@ class SqsHttpServer:
 
     async def close(self) -> None:
         """Stop listening, end long polls (they answer empty), finish the calls under way, and
-        close the runtime: after this its store holds everything the calls wrote."""
+        close the runtime: after this its store holds everything the calls wrote.
+
+        Requests already being handled -- even those whose body is still arriving -- are
+        answered normally; requests that arrive on open connections from now on get
+        ``ServiceUnavailable`` and their connection closes. Only then are connections closed
+        (aiohttp drops the bytes of a connection it is closing, which would strand a request
+        whose body has not arrived yet)."""
         listener, web_server = self._listener, self._web
         self._listener = None
+        self._stopping = True
         if listener is not None:
             listener.close()
-        self.runtime.close()  # long polls end now; calls under way keep their backend
+        backend = self.runtime.backend_or_none
+        if backend is not None:
+            backend.close()  # long polls end now; other calls still run
+        if self._in_flight:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._idle.wait(), self.shutdown_timeout)
+        self.runtime.close()
         if web_server is not None:
             pre_shutdown = getattr(web_server, "pre_shutdown", None)  # aiohttp >= 3.10
             if pre_shutdown is not None:
@@ -155,9 +172,18 @@ class SqsHttpServer:
     # -- requests ---------------------------------------------------------------------------
 
     async def handle(self, request: BaseRequest) -> web.StreamResponse:
-        if request.path.startswith(_ADMIN):
-            return await self._admin(request)
-        return await self._sqs(request)
+        if self._stopping:
+            return self._refuse(_request_of(request), SqsError("ServiceUnavailable"))
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            if request.path.startswith(_ADMIN):
+                return await self._admin(request)
+            return await self._sqs(request)
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
 
     def urls(self, host: str | None) -> ServerUrls:
         """Queue URLs as the client sees the server: from the request's ``Host``."""
@@ -172,7 +198,7 @@ class SqsHttpServer:
 
     async def _sqs(self, request: BaseRequest) -> web.StreamResponse:
         headers = request.headers
-        http = HttpRequest(request.method, request.path, [], headers, b"")
+        http = _request_of(request)
         try:
             length = request.content_length
             if length is not None and length > self.body_limit:
@@ -430,6 +456,11 @@ def _json(value: Any, status: int = 200) -> web.Response:
     return web.Response(
         status=status, body=json.dumps(value).encode("utf-8"), content_type="application/json"
     )
+
+
+def _request_of(request: BaseRequest) -> HttpRequest:
+    """The request as the protocol layer sees it, before its body is read."""
+    return HttpRequest(request.method, request.path, [], request.headers, b"")
 
 
 def _response(answer: HttpAnswer) -> web.Response:
