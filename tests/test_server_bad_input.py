@@ -352,3 +352,29 @@ def test_http_1_0_without_host(server: SqsServer) -> None:
     )
     assert status_of(raw) == 200
     assert f"http://127.0.0.1:{server.port}/queue/us-east-1/123456789012/old".encode() in raw
+
+
+def test_expect_100_continue_is_answered(server: SqsServer) -> None:
+    body = b"Action=CreateQueue&QueueName=patient"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(
+            b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: 100-continue\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body)
+        )
+        interim = sock.recv(65536)
+        assert interim == b"HTTP/1.1 100 Continue\r\n\r\n"
+        sock.sendall(body)
+        raw = read_all(sock, 10)
+    assert status_of(raw) == 200
+    assert b"/queue/us-east-1/123456789012/patient" in raw
+
+
+def test_expect_100_continue_for_too_large_a_body(server: SqsServer) -> None:
+    raw = exchange(
+        server,
+        b"POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+        b"Content-Length: %d\r\n\r\n" % (BODY_LIMIT + 1),
+    )
+    assert not raw.startswith(b"HTTP/1.1 100")
+    assert xml_error(raw) == (413, "RequestEntityTooLarge")
