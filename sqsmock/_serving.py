@@ -304,13 +304,17 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     from ._adapters.http import SqsHttpServer
 
-    runtime = Runtime(
-        region=args.region,
-        account=args.account_id,
-        clock=args.clock,
-        persistence=args.persistence,
-        namespace=args.namespace,
-    )
+    try:
+        runtime = Runtime(
+            region=args.region,
+            account=args.account_id,
+            clock=args.clock,
+            persistence=args.persistence,
+            namespace=args.namespace,
+        )
+    except ValueError as error:  # e.g. not a Redis URL
+        print(f"sqsmock: {error}", file=sys.stderr)
+        return 2
     server = SqsHttpServer(runtime)
     return asyncio.run(_serve_until_signalled(server, args))
 

@@ -139,15 +139,24 @@ def test_a_port_in_use_exits_1(started: list[ServeProcess]) -> None:
     assert first.stop() == 0
 
 
-def test_bad_options_exit_2() -> None:
+@pytest.mark.parametrize(
+    ("args", "status", "says"),
+    [
+        (["--account-id", "12"], 2, b"account_id"),
+        (["--persistence", "not-a-url"], 2, b"Redis URL"),
+        (["--persistence", "redis://127.0.0.1:1/0"], 1, b"persistence failed"),
+    ],
+)
+def test_bad_options_exit_non_zero(args: list[str], status: int, says: bytes) -> None:
     bad = subprocess.run(
-        [sys.executable, "-m", "sqsmock", "serve", "--account-id", "12"],
+        [sys.executable, "-m", "sqsmock", "serve", "--port", "0", *args],
         capture_output=True,
         timeout=60,
         cwd=ROOT,
     )
-    assert bad.returncode == 2
-    assert b"account_id" in bad.stderr
+    assert bad.returncode == status
+    assert says in bad.stderr
+    assert b"Traceback" not in bad.stderr
 
 
 # -- persistence -------------------------------------------------------------------------------
