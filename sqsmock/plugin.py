@@ -1,6 +1,7 @@
 """pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock``, ``sqs_client`` and
-``sqs_async_client``, and the ``@pytest.mark.sqsmock(**options)`` marker that configures them
-(and activates the mock for the marked test even when it asks for none of them)."""
+``sqs_async_client``, the ``@pytest.mark.sqsmock(**options)`` marker that configures them (and
+activates the mock for the marked test even when it asks for none of them), and ``sqs_server``:
+one HTTP server for the session, emptied before each test."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pytest
 
 from ._mock import MockSQS, mock_sqs
+from ._serving import SqsServer
 
 if TYPE_CHECKING:
     # boto3's client type, when mypy-boto3-sqs (boto3-stubs[sqs]) is installed; else Any.
@@ -27,7 +29,7 @@ try:  # pytest-asyncio (strict mode) runs async fixtures only when they are mark
 except ImportError:  # anyio's plugin runs plain async fixtures
     _async_fixture = cast(Any, pytest.fixture)
 
-__all__ = ["sqs_async_client", "sqs_client", "sqs_mock"]
+__all__ = ["sqs_async_client", "sqs_client", "sqs_mock", "sqs_server"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -72,3 +74,19 @@ async def sqs_async_client(sqs_mock: MockSQS) -> AsyncIterator[Any]:
 def _sqsmock_marker(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("sqsmock") is not None:
         request.getfixturevalue("sqs_mock")
+
+
+@pytest.fixture(scope="session")
+def _sqsmock_session_server() -> Iterator[SqsServer]:
+    from ._serving import serve
+
+    with serve(port=0) as server:
+        yield server
+
+
+@pytest.fixture
+def sqs_server(_sqsmock_session_server: SqsServer) -> SqsServer:
+    """An sqsmock HTTP server (one per session, on a free port), emptied before each test:
+    ``.endpoint_url`` for clients, ``.clock``, ``.reset()`` and ``.peek()`` as ``sqs_mock``."""
+    _sqsmock_session_server.reset()
+    return _sqsmock_session_server
