@@ -20,10 +20,11 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
-from ._adapters import botocore as _botocore
+from ._adapters import _active
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
+from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -54,7 +55,7 @@ DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT = "123456789012"
 DEFAULT_NAMESPACE = "sqsmock:"
 #: The keyword options of ``mock_sqs``, in the order its documentation gives them.
-OPTIONS = ("region", "account_id", "clock", "persistence", "namespace")
+OPTIONS = ("region", "account_id", "clock", "persistence", "namespace", "persistence_timeout")
 _ACCOUNT_ID = re.compile(r"[0-9]{12}")
 
 
@@ -123,18 +124,20 @@ class MockSQS:
         account_id: str = DEFAULT_ACCOUNT,
         clock: ClockOption = "wall",
         persistence: Persistence = None,
-        namespace: str = DEFAULT_NAMESPACE,
+        namespace: str | None = None,
+        persistence_timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         check_region(region)
         if not isinstance(account_id, str) or not _ACCOUNT_ID.fullmatch(account_id):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
         make_clock(clock)  # reject a bad clock option now, not at the first activation
-        if not isinstance(namespace, str) or not namespace:
+        if namespace is not None and (not isinstance(namespace, str) or not namespace):
             raise ValueError("namespace must be a non-empty string")
         self.region = region
         self.account_id = account_id
         self.persistence = persistence
-        self.namespace = namespace
+        self.namespace = default_namespace() if namespace is None else namespace
+        self.persistence_timeout = check_timeout(persistence_timeout)
         self._clock_option = clock
         self._runtime: Runtime | None = None
         self._depth = 0
@@ -152,8 +155,9 @@ class MockSQS:
                     clock=self._clock_option,
                     persistence=self.persistence,
                     namespace=self.namespace,
+                    persistence_timeout=self.persistence_timeout,
                 )
-                _botocore.activate(self._runtime)
+                _active.activate(self._runtime)
             self._depth += 1
         return self
 
@@ -166,7 +170,7 @@ class MockSQS:
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
                 if runtime is not None:
-                    _botocore.deactivate(runtime)
+                    _active.deactivate(runtime)
                     runtime.close()
 
     @property
@@ -395,7 +399,8 @@ def mock_sqs(
     account_id: str = DEFAULT_ACCOUNT,
     clock: ClockOption = "wall",
     persistence: Persistence = None,
-    namespace: str = DEFAULT_NAMESPACE,
+    namespace: str | None = None,
+    persistence_timeout: float = DEFAULT_TIMEOUT,
 ) -> MockSQS: ...
 
 
@@ -407,7 +412,9 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
     (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
     ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
-    survives restarts) and ``namespace`` (the Redis key prefix, default ``sqsmock:``).
+    survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
+    under pytest-xdist) and ``persistence_timeout`` (seconds a client built from a URL waits for
+    Redis, default 5).
     """
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:

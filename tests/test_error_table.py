@@ -27,8 +27,19 @@ UNMODELED_SHAPES = frozenset(
         # answered by SQS's HTTP front end, before the service
         "RequestEntityTooLarge",
         "MalformedQueryString",
+        "MalformedHttpRequest",
+        "RequestTimeout",
+        "InternalFailure",
+        "ServiceUnavailable",
     }
 )
+#: Entries only the HTTP server answers, with the statuses of HTTP itself.
+SERVER_STATUSES = {
+    "RequestEntityTooLarge": 413,
+    "RequestTimeout": 408,
+    "InternalFailure": 500,
+    "ServiceUnavailable": 503,
+}
 #: Helpers of ``_errors`` that took free text.
 FREE_TEXT_HELPERS = frozenset({"invalid", "invalid_for"})
 #: Entries whose whole text is botocore's own validation report.
@@ -97,8 +108,9 @@ def test_shapes_are_sqs_shapes() -> None:
 
 
 def test_statuses_are_client_errors_sqs_gives() -> None:
-    # 413: SQS's HTTP front end refusing a request body before the service reads it.
-    assert {spec.status for spec in ERRORS.values()} <= {400, 403, 404, 413}
+    service = {spec.status for name, spec in ERRORS.items() if name not in SERVER_STATUSES}
+    assert service <= {400, 403, 404}
+    assert {name: ERRORS[name].status for name in SERVER_STATUSES} == SERVER_STATUSES
 
 
 def test_no_entry_passes_free_text_through() -> None:

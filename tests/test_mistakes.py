@@ -7,7 +7,7 @@ import pytest
 
 from sqsmock import mock_sqs
 
-OPTIONS = "region, account_id, clock, persistence, namespace"
+OPTIONS = "region, account_id, clock, persistence, namespace, persistence_timeout"
 
 
 def test_misspelt_option_names_mock_sqs_and_lists_its_options():
