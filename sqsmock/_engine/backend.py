@@ -348,7 +348,7 @@ class Backend:
         queues = self.queues()
         for queue in queues:
             queue.settle()
-        found = [q for q in queues if q.redrive is not None and q.redrive[0] == arn]
+        found = [q for q in queues if q.config.redrive is not None and q.config.redrive[0] == arn]
         found.sort(key=lambda q: q.name)
         return found
 

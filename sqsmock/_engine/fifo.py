@@ -77,7 +77,7 @@ class FifoQueue(Queue):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         #: Deduplication scope, fixed at creation (changing the attribute later has no effect).
-        self.dedup_scope = self.attributes["DeduplicationScope"]
+        self.dedup_scope = self.config.attributes["DeduplicationScope"]
         self._groups: dict[str, _Group] = {}
         self._rotation: OrderedDict[str, None] = OrderedDict()
         self._dedup: dict[str, tuple[str, str | None, float]] = {}

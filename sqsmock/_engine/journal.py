@@ -26,6 +26,7 @@ from .records import decode_message, decode_meta, encode_message, encode_meta
 
 if TYPE_CHECKING:
     from .clock import Clock
+    from .config import QueueConfig
     from .tombstone import TombstoneLog
 
 __all__ = ["Journaled"]
@@ -78,12 +79,11 @@ class Journaled:
     deleted: bool
     clock: Clock
     lock: threading.Lock
-    attributes: dict[str, str]
+    config: QueueConfig
     tags: dict[str, str]
     created_at: float
     last_modified: float
     last_purge: float | None
-    retention_period: int
     log: TombstoneLog[Message]
     n_inflight: int
     n_delayed: int
@@ -164,7 +164,7 @@ class Journaled:
             region=self.region,
             account=self.account,
             fifo=self.fifo,
-            attributes=self.attributes,
+            attributes=self.config.attributes,
             tags=self.tags,
             created=self.created_at,
             modified=self.last_modified,
@@ -192,7 +192,7 @@ class Journaled:
                 raise ValueError(f"message {message_id!r}: {error}") from None
             messages.append(m)
         messages.sort(key=lambda m: m.seq)
-        oldest = now - self.retention_period
+        oldest = now - self.config.retention_period
         for m in messages:
             if m.sent_at <= oldest:
                 self._record_delete(m)
@@ -226,9 +226,6 @@ class Journaled:
     def _clear(self) -> None:
         raise NotImplementedError
 
-    def _apply(self, attributes: dict[str, str]) -> None:
-        raise NotImplementedError
-
     def _reload(self) -> None:
         """Replace memory with what the store holds (after a failed write)."""
         assert self._store is not None
@@ -239,8 +236,7 @@ class Journaled:
         if record is not None:
             try:
                 meta = decode_meta(record.meta)
-                self.attributes = dict(meta["attributes"])
-                self._apply({})
+                self.config.restore(meta["attributes"])
                 self.tags = dict(meta["tags"])
                 self.last_modified = float(meta["modified"])
                 self.last_purge = None if meta["purged"] is None else float(meta["purged"])

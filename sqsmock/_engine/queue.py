@@ -20,7 +20,6 @@ There is no background thread: every call first applies the events that fell due
 from __future__ import annotations
 
 import heapq
-import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from typing import Any
 from .._errors import SqsError
 from .._store import Op
 from .clock import Clock
+from .config import QueueConfig
 from .journal import Journaled
 from .message import (
     DELAYED,
@@ -43,7 +43,7 @@ from .message import (
 from .receipts import decode_receipt, new_receipt
 from .tombstone import COMPACT_MIN_DEAD, TombstoneLog
 
-__all__ = ["DEFAULT_ATTRIBUTES", "MAX_TOTAL_VISIBILITY", "MessageView", "Queue", "queue_arn"]
+__all__ = ["MAX_TOTAL_VISIBILITY", "MessageView", "Queue", "queue_arn"]
 
 #: A message may stay invisible at most 12 hours after it was received.
 MAX_TOTAL_VISIBILITY = 43200
@@ -51,22 +51,6 @@ MAX_TOTAL_VISIBILITY = 43200
 PURGE_COOLDOWN = 60.0
 #: Messages a queue may have in flight; beyond it a short poll answers OverLimit.
 MAX_INFLIGHT = 120_000
-
-DEFAULT_ATTRIBUTES: dict[str, str] = {
-    "DelaySeconds": "0",
-    "MaximumMessageSize": "1048576",
-    "MessageRetentionPeriod": "345600",
-    "ReceiveMessageWaitTimeSeconds": "0",
-    "VisibilityTimeout": "30",
-    "SqsManagedSseEnabled": "true",
-}
-
-FIFO_DEFAULT_ATTRIBUTES: dict[str, str] = {
-    "FifoQueue": "true",
-    "ContentBasedDeduplication": "false",
-    "DeduplicationScope": "queue",
-    "FifoThroughputLimit": "perQueue",
-}
 
 
 def queue_arn(region: str, account: str, name: str) -> str:
@@ -121,18 +105,9 @@ class Queue(Journaled):
         self.last_modified = now
         self.last_purge: float | None = None
         self.tags: dict[str, str] = dict(tags or {})
-        self.attributes: dict[str, str] = dict(DEFAULT_ATTRIBUTES)
-        if self.fifo:
-            self.attributes.update(FIFO_DEFAULT_ATTRIBUTES)
-        self.visibility_timeout = 30
-        self.delay_seconds = 0
-        self.retention_period = 345600
-        self.maximum_message_size = 1048576
-        self.wait_time_seconds = 0
-        self.redrive: tuple[str, int] | None = None
+        self.config = QueueConfig(attributes, fifo=self.fifo)
         self.deleted = False
         self.closed = False  # the mock stopped: long polls end
-        self._apply(attributes)
         self.log: TombstoneLog[Message] = TombstoneLog()
         self._ready: list[tuple[int, int, Message]] = []
         self._timers: list[tuple[float, int, int, Message]] = []
@@ -152,7 +127,7 @@ class Queue(Journaled):
         """Apply ``change(current attributes)`` -- the changed values -- in one step under the
         lock (read-modify-write callers such as AddPermission). ``change`` may raise to refuse."""
         with self._session():
-            self._apply(change(dict(self.attributes)))
+            self.config.apply(change(dict(self.config.attributes)))
             self.last_modified = self.clock.now()
             self._record_meta()
 
@@ -162,33 +137,18 @@ class Queue(Journaled):
             self.tags = change(dict(self.tags))
             self._record_meta()
 
-    def _apply(self, attributes: dict[str, str]) -> None:
-        for name, value in attributes.items():
-            if value == "" and name in (
-                "Policy",
-                "RedrivePolicy",
-                "RedriveAllowPolicy",
-                "KmsMasterKeyId",
-            ):
-                self.attributes.pop(name, None)
-                if name == "KmsMasterKeyId":
-                    self.attributes.pop("KmsDataKeyReusePeriodSeconds", None)
-                continue
-            self.attributes[name] = value
-        if "KmsMasterKeyId" in self.attributes:
-            self.attributes["SqsManagedSseEnabled"] = "false"
-        a = self.attributes
-        self.visibility_timeout = int(a["VisibilityTimeout"])
-        self.delay_seconds = int(a["DelaySeconds"])
-        self.retention_period = int(a["MessageRetentionPeriod"])
-        self.maximum_message_size = int(a["MaximumMessageSize"])
-        self.wait_time_seconds = int(a["ReceiveMessageWaitTimeSeconds"])
-        policy = a.get("RedrivePolicy")
-        if policy:
-            parsed = json.loads(policy)
-            self.redrive = (parsed["deadLetterTargetArn"], int(parsed["maxReceiveCount"]))
-        else:
-            self.redrive = None
+    @property
+    def attributes(self) -> dict[str, str]:
+        """The queue's attributes as set (or defaulted), as GetQueueAttributes shows them."""
+        return self.config.attributes
+
+    @property
+    def maximum_message_size(self) -> int:
+        return self.config.maximum_message_size
+
+    @property
+    def wait_time_seconds(self) -> int:
+        return self.config.wait_time_seconds
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -205,7 +165,7 @@ class Queue(Journaled):
             out = []
             for message, delay in zip(messages, delays, strict=True):
                 message.sent_at = now
-                wait = self.delay_seconds if delay is None else delay
+                wait = self.config.delay_seconds if delay is None else delay
                 out.append(self._accept(message, now, wait))
             self._wake()
             return out
@@ -250,7 +210,7 @@ class Queue(Journaled):
         the same engine serves threads and event loops. ``polling``: part of a long poll, where
         the in-flight limit answers empty instead of OverLimit.
         """
-        vt = self.visibility_timeout if visibility is None else visibility
+        vt = self.config.visibility_timeout if visibility is None else visibility
         dead: list[Message] = []
         epoch = self.reloads
         try:
@@ -323,7 +283,7 @@ class Queue(Journaled):
     def _exhausted(self, m: Message) -> bool:
         """Would delivering ``m`` exceed the RedrivePolicy's maxReceiveCount (and is there a
         dead-letter queue to move it to)?"""
-        redrive = self.redrive
+        redrive = self.config.redrive
         if redrive is None or m.receive_count < redrive[1] or self._resolve is None:
             return False
         return self._resolve(redrive[0]) is not None
@@ -336,7 +296,8 @@ class Queue(Journaled):
         and arrival are written in one transaction. ``epoch``: our reload count when they were
         taken -- if we reloaded since, memory may hold them again, so we reload once more.
         """
-        target = self._resolve(self.redrive[0]) if self._resolve and self.redrive else None
+        redrive = self.config.redrive
+        target = self._resolve(redrive[0]) if self._resolve and redrive else None
         copies = []
         for old in messages:
             m = old.carry()
@@ -535,7 +496,7 @@ class Queue(Journaled):
             m.gen += 1
             self._make_visible(m)
         age = self._by_age
-        limit = now - self.retention_period
+        limit = now - self.config.retention_period
         while age and age[0][0] <= limit:
             _, _, m = heapq.heappop(age)
             if m.slot >= 0:
@@ -578,7 +539,7 @@ class Queue(Journaled):
         """
         with self.lock:
             now = self.clock.now()
-            limit = now - self.retention_period
+            limit = now - self.config.retention_period
             return [self._view(m, now) for m in self.log if m.sent_at > limit]
 
     def _view(self, m: Message, now: float) -> MessageView:
