@@ -22,28 +22,18 @@ from __future__ import annotations
 import heapq
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from .._errors import SqsError
 from .._store import Op
 from .clock import Clock
 from .config import QueueConfig
 from .journal import Journaled
-from .message import (
-    DELAYED,
-    INFLIGHT,
-    STATE_NAMES,
-    VISIBLE,
-    Message,
-    MessageState,
-    Received,
-    system_attributes,
-)
+from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
 from .receipts import decode_receipt, new_receipt
 from .tombstone import COMPACT_MIN_DEAD, TombstoneLog
+from .views import MessageView, snapshot
 
-__all__ = ["MAX_TOTAL_VISIBILITY", "MessageView", "Queue", "queue_arn"]
+__all__ = ["MAX_TOTAL_VISIBILITY", "Queue", "queue_arn"]
 
 #: A message may stay invisible at most 12 hours after it was received.
 MAX_TOTAL_VISIBILITY = 43200
@@ -55,21 +45,6 @@ MAX_INFLIGHT = 120_000
 
 def queue_arn(region: str, account: str, name: str) -> str:
     return f"arn:aws:sqs:{region}:{account}:{name}"
-
-
-@dataclass(frozen=True)
-class MessageView:
-    """A read-only snapshot of a stored message, as ``peek()`` returns it."""
-
-    message_id: str
-    body: str
-    state: MessageState
-    receive_count: int
-    attributes: dict[str, str]
-    message_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)
-    group_id: str | None = None
-    receipt_handle: str | None = None
-    visible_at: float | None = None
 
 
 class Queue(Journaled):
@@ -539,25 +514,7 @@ class Queue(Journaled):
         """
         with self.lock:
             now = self.clock.now()
-            limit = now - self.config.retention_period
-            return [self._view(m, now) for m in self.log if m.sent_at > limit]
-
-    def _view(self, m: Message, now: float) -> MessageView:
-        state = m.state
-        if state != VISIBLE and m.visible_at <= now:
-            state = VISIBLE
-        inflight = state == INFLIGHT
-        return MessageView(
-            message_id=m.message_id,
-            body=m.body,
-            state=STATE_NAMES[state],
-            receive_count=m.receive_count,
-            attributes=system_attributes(m, m.receive_count, m.first_receive_at),
-            message_attributes=dict(m.attributes or {}),
-            group_id=m.group_id,
-            receipt_handle=m.receipt if inflight else None,
-            visible_at=m.visible_at if state != VISIBLE else None,
-        )
+            return snapshot(self.log, now, now - self.config.retention_period)
 
     def notify(self) -> None:
         """Wake long polls so they re-check (the clock moved, or the queue ended)."""
