@@ -13,7 +13,6 @@ the store first, so memory and store agree again and nothing is half-applied.
 
 from __future__ import annotations
 
-import heapq
 import json
 import threading
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from .records import decode_message, decode_meta, encode_message, encode_meta
 if TYPE_CHECKING:
     from .clock import Clock
     from .config import QueueConfig
+    from .scheduler import Schedule
     from .tombstone import TombstoneLog
 
 __all__ = ["Journaled"]
@@ -87,8 +87,7 @@ class Journaled:
     log: TombstoneLog[Message]
     n_inflight: int
     n_delayed: int
-    _timers: list[tuple[float, int, int, Message]]
-    _by_age: list[tuple[float, int, Message]]
+    schedule: Schedule[Message]
     _seq: int
 
     qid: str
@@ -204,7 +203,7 @@ class Journaled:
     def _restore_message(self, m: Message, now: float) -> None:
         m.gen = 0
         self.log.append(m)
-        heapq.heappush(self._by_age, (m.sent_at, m.seq, m))
+        self.schedule.push_age(m)
         if m.receipt is not None:
             self.log.mark_inflight(m.slot, m.receipt)
         if m.state != VISIBLE and m.visible_at > now:
@@ -213,7 +212,7 @@ class Journaled:
             else:
                 m.state = DELAYED
                 self.n_delayed += 1
-            heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+            self.schedule.push_timer(m, m.visible_at)
         else:
             self._make_visible(m)
 

@@ -19,7 +19,6 @@ There is no background thread: every call first applies the events that fell due
 
 from __future__ import annotations
 
-import heapq
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
@@ -30,7 +29,8 @@ from .config import QueueConfig
 from .journal import Journaled
 from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
 from .receipts import decode_receipt, new_receipt
-from .tombstone import COMPACT_MIN_DEAD, TombstoneLog
+from .scheduler import Schedule
+from .tombstone import TombstoneLog
 from .views import MessageView, snapshot
 
 __all__ = ["MAX_TOTAL_VISIBILITY", "Queue", "queue_arn"]
@@ -84,9 +84,7 @@ class Queue(Journaled):
         self.deleted = False
         self.closed = False  # the mock stopped: long polls end
         self.log: TombstoneLog[Message] = TombstoneLog()
-        self._ready: list[tuple[int, int, Message]] = []
-        self._timers: list[tuple[float, int, int, Message]] = []
-        self._by_age: list[tuple[float, int, Message]] = []
+        self.schedule: Schedule[Message] = Schedule()
         self._seq = 0
         self.n_visible = 0
         self.n_inflight = 0
@@ -154,12 +152,12 @@ class Queue(Journaled):
         m.seq = self._seq
         m.gen = 0
         self.log.append(m)
-        heapq.heappush(self._by_age, (m.sent_at, m.seq, m))
+        self.schedule.push_age(m)
         if delay > 0:
             m.state = DELAYED
             m.visible_at = now + delay
             self.n_delayed += 1
-            heapq.heappush(self._timers, (m.visible_at, m.seq, 0, m))
+            self.schedule.push_timer(m, m.visible_at)
         else:
             self._make_visible(m)
         self._record_message(m)
@@ -167,7 +165,7 @@ class Queue(Journaled):
     def _make_visible(self, m: Message) -> None:
         m.state = VISIBLE
         self.n_visible += 1
-        heapq.heappush(self._ready, (m.seq, m.gen, m))
+        self.schedule.push_ready(m)
 
     # -- receiving --------------------------------------------------------------------------
 
@@ -232,7 +230,7 @@ class Queue(Journaled):
     def next_due(self) -> float | None:
         """When the next delayed or in-flight message becomes visible."""
         with self.lock:
-            return self._next_due()
+            return self.schedule.next_due()
 
     def _wake(self) -> None:
         for wake in self._waiters:
@@ -240,12 +238,11 @@ class Queue(Journaled):
 
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
-        ready = self._ready
-        pop = heapq.heappop
-        while ready and len(out) < max_messages:
-            _, gen, m = pop(ready)
-            if m.gen != gen:
-                continue
+        pop = self.schedule.pop_ready
+        while len(out) < max_messages:
+            m = pop()
+            if m is None:
+                break
             if self._exhausted(m):
                 self._remove(m, record=False)  # deleted from the store with the move
                 dead.append(m)
@@ -318,12 +315,13 @@ class Queue(Journaled):
         with self._session():
             self._advance(self.clock.now())
             out: list[Message] = []
-            ready = self._ready
-            while ready and len(out) < limit:
-                _, gen, m = heapq.heappop(ready)
-                if m.gen == gen:
-                    self._remove(m, record=False)
-                    out.append(m)
+            pop = self.schedule.pop_ready
+            while len(out) < limit:
+                m = pop()
+                if m is None:
+                    break
+                self._remove(m, record=False)
+                out.append(m)
             return out, self.reloads
 
     def _deliver(self, m: Message, vt: int, now: float) -> Received:
@@ -340,7 +338,7 @@ class Queue(Journaled):
         self.log.mark_inflight(m.slot, receipt, m.receipt)
         m.receipt = receipt
         m.visible_at = now + vt
-        heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+        self.schedule.push_timer(m, m.visible_at)
         self._record_message(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at)
 
@@ -408,12 +406,12 @@ class Queue(Journaled):
                     woke = True
                 else:
                     m.visible_at = now + timeout
-                    heapq.heappush(self._timers, (m.visible_at, m.seq, m.gen, m))
+                    self.schedule.push_timer(m, m.visible_at)
                 self._record_message(m)
                 results.append(None)
             if woke:
                 self._wake()
-            self._compact_indexes()
+            self._compact_schedule()
         return results
 
     def _remove(self, m: Message, record: bool = True) -> None:
@@ -428,7 +426,7 @@ class Queue(Journaled):
         if record:
             self._record_delete(m)
         self._removed(m)
-        self._compact_indexes()
+        self._compact_schedule()
 
     def _removed(self, m: Message) -> None:
         """Hook: ``m`` was removed from the queue."""
@@ -450,54 +448,29 @@ class Queue(Journaled):
 
     def _clear(self) -> None:
         self.log.reset()
-        self._ready = []
-        self._timers = []
-        self._by_age = []
+        self.schedule.clear()
         self.n_visible = self.n_inflight = self.n_delayed = 0
 
     # -- time -------------------------------------------------------------------------------
 
     def _advance(self, now: float) -> None:
         """Apply every event due by ``now``: delays and visibility timeouts end, retention."""
-        timers = self._timers
-        while timers and timers[0][0] <= now:
-            _, _, gen, m = heapq.heappop(timers)
-            if m.gen != gen:
-                continue
+        schedule = self.schedule
+        for m in schedule.pop_due(now):
             if m.state == INFLIGHT:
                 self.n_inflight -= 1
             else:
                 self.n_delayed -= 1
             m.gen += 1
             self._make_visible(m)
-        age = self._by_age
-        limit = now - self.config.retention_period
-        while age and age[0][0] <= limit:
-            _, _, m = heapq.heappop(age)
-            if m.slot >= 0:
-                self._remove(m)
+        for m in schedule.pop_expired(now - self.config.retention_period):
+            self._remove(m)
 
-    def _next_due(self) -> float | None:
-        """When the next delayed or in-flight message becomes visible (stale entries dropped)."""
-        timers = self._timers
-        while timers:
-            due, _, gen, m = timers[0]
-            if m.gen == gen:
-                return due
-            heapq.heappop(timers)
-        return None
-
-    def _compact_indexes(self) -> None:
+    def _compact_schedule(self) -> None:
         """Rebuild a heap once its stale entries exceed the log's compaction threshold."""
-        if len(self._timers) > COMPACT_MIN_DEAD + 2 * (self.n_inflight + self.n_delayed):
-            self._timers = [e for e in self._timers if e[3].gen == e[2]]
-            heapq.heapify(self._timers)
-        if len(self._by_age) > COMPACT_MIN_DEAD + 2 * self.log.live_count():
-            self._by_age = [e for e in self._by_age if e[2].slot >= 0]
-            heapq.heapify(self._by_age)
-        if len(self._ready) > COMPACT_MIN_DEAD + 2 * self.n_visible:
-            self._ready = [e for e in self._ready if e[2].gen == e[1]]
-            heapq.heapify(self._ready)
+        self.schedule.compact(
+            self.n_visible, self.n_inflight + self.n_delayed, self.log.live_count()
+        )
 
     # -- reading ----------------------------------------------------------------------------
 
