@@ -348,7 +348,9 @@ class Backend:
         queues = self.queues()
         for queue in queues:
             queue.settle()
-        found = [q for q in queues if q.config.redrive is not None and q.config.redrive[0] == arn]
+        found = [
+            q for q in queues if q.config.redrive is not None and q.config.redrive.target_arn == arn
+        ]
         found.sort(key=lambda q: q.name)
         return found
 

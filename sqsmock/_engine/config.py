@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+from .redrive import RedrivePolicy
+
 __all__ = ["DEFAULT_ATTRIBUTES", "FIFO_DEFAULT_ATTRIBUTES", "QueueConfig"]
 
 DEFAULT_ATTRIBUTES: dict[str, str] = {
@@ -54,8 +56,7 @@ class QueueConfig:
         self.retention_period = 345600
         self.maximum_message_size = 1048576
         self.wait_time_seconds = 0
-        #: (dead-letter queue ARN, maxReceiveCount), from the RedrivePolicy.
-        self.redrive: tuple[str, int] | None = None
+        self.redrive: RedrivePolicy | None = None
         self.apply(attributes)
 
     def apply(self, attributes: dict[str, str]) -> None:
@@ -83,7 +84,9 @@ class QueueConfig:
         policy = a.get("RedrivePolicy")
         if policy:
             parsed = json.loads(policy)
-            self.redrive = (parsed["deadLetterTargetArn"], int(parsed["maxReceiveCount"]))
+            self.redrive = RedrivePolicy(
+                parsed["deadLetterTargetArn"], int(parsed["maxReceiveCount"])
+            )
         else:
             self.redrive = None
 

@@ -27,6 +27,7 @@ from .journal import dedup_record
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
 from .records import decode_dedup
+from .redrive import exhausted
 
 __all__ = ["ATTEMPT_WINDOW", "DEDUP_WINDOW", "FifoQueue"]
 
@@ -185,6 +186,7 @@ class FifoQueue(Queue):
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
         rotation = self._rotation
+        policy = self.config.redrive
         self._taking = True
         try:
             while rotation and len(out) < max_messages:
@@ -199,7 +201,7 @@ class FifoQueue(Queue):
                         continue
                     if m.state != VISIBLE:
                         break
-                    if self._exhausted(m):
+                    if policy is not None and exhausted(policy, m, self._resolve):
                         self._remove(m, record=False)  # deleted from the store with the move
                         dead.append(m)
                         continue

@@ -29,6 +29,7 @@ from .config import QueueConfig
 from .journal import Journaled
 from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
 from .receipts import decode_receipt, new_receipt
+from .redrive import dead_letter, exhausted
 from .scheduler import Schedule
 from .tombstone import TombstoneLog
 from .views import MessageView, snapshot
@@ -192,7 +193,7 @@ class Queue(Journaled):
                 return self._receive(max_messages, vt, polling, attempt_id, dead)
         finally:
             if dead:
-                self._dead_letter(dead, epoch)
+                dead_letter(self, dead, epoch, self._resolve)
 
     def _receive(
         self, max_messages: int, vt: int, polling: bool, attempt_id: str | None, dead: list[Message]
@@ -239,52 +240,19 @@ class Queue(Journaled):
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
         pop = self.schedule.pop_ready
+        policy = self.config.redrive
         while len(out) < max_messages:
             m = pop()
             if m is None:
                 break
-            if self._exhausted(m):
+            if policy is not None and exhausted(policy, m, self._resolve):
                 self._remove(m, record=False)  # deleted from the store with the move
                 dead.append(m)
                 continue
             out.append(self._deliver(m, vt, now))
         return out
 
-    # -- dead-letter queue --------------------------------------------------------------------
-
-    def _exhausted(self, m: Message) -> bool:
-        """Would delivering ``m`` exceed the RedrivePolicy's maxReceiveCount (and is there a
-        dead-letter queue to move it to)?"""
-        redrive = self.config.redrive
-        if redrive is None or m.receive_count < redrive[1] or self._resolve is None:
-            return False
-        return self._resolve(redrive[0]) is not None
-
-    def _dead_letter(self, messages: list[Message], epoch: int) -> None:
-        """Move exhausted messages to the dead-letter queue (called without our lock held).
-
-        They keep MessageId, body, attributes and receive count and gain the source's ARN;
-        a standard message keeps its enqueue time, a FIFO one gets a new one. Their departure
-        and arrival are written in one transaction. ``epoch``: our reload count when they were
-        taken -- if we reloaded since, memory may hold them again, so we reload once more.
-        """
-        redrive = self.config.redrive
-        target = self._resolve(redrive[0]) if self._resolve and redrive else None
-        copies = []
-        for old in messages:
-            m = old.carry()
-            m.dlq_source_arn = self.arn
-            if target is not None and target.fifo:
-                m.sent_at = -1.0
-            copies.append(m)
-        try:
-            if target is None:
-                raise SqsError("QueueDoesNotExist")
-            target.accept_messages(copies, self.delete_ops(messages))
-        except SqsError:  # the dead-letter queue is gone: the messages stay here
-            self.accept_messages([old.carry() for old in messages])
-        if self.reloads != epoch:
-            self.stale = True
+    # -- moves (dead-letter queues, move tasks) ----------------------------------------------
 
     def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
         # ``moved_from`` goes first in the transaction: with a queue that is its own dead-letter
