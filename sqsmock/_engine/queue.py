@@ -1,20 +1,24 @@
-"""A queue: metadata, and the message engine of a standard queue.
+"""A queue: the life of its messages, over the parts it is built from.
 
-Storage is the ``TombstoneLog`` (O(1) removal, stable slots). On top of it the queue keeps three
-heaps and three counters, so that no operation scans the queue:
+A queue holds
 
-* ``_ready``  -- visible messages by enqueue order: receive pops k of them, O(k log n). A message
-  whose visibility lapses goes back with its original sequence, i.e. to its old place.
-* ``_timers`` -- delayed and in-flight messages by the moment they become visible.
-* ``_by_age`` -- every message by send time: retention evicts from the oldest end.
+* ``config`` (``config.py``) -- its attributes and the values derived from them;
+* ``log`` (``tombstone.py``) -- the messages, in slots with O(1) removal and stable indexes;
+* ``schedule`` (``scheduler.py``) -- ready, timer and age heaps, so that no call scans the queue;
+* ``journal`` (``journal.py``) -- the write-through to a store, and the session (lock, reload,
+  commit) every public method runs in;
 
-Heap entries are invalidated lazily: each carries the message's generation (``gen``), bumped on
-every state change and on removal; a popped entry whose generation is stale is skipped. When stale
-entries outnumber live ones (same threshold as the log), the heap is rebuilt -- amortised O(1).
+and three counters (visible, in flight, delayed), kept on every transition, never recomputed.
+The transitions themselves are this module's: a message is sent, received, has its visibility
+changed, lapses, is deleted -- and each bumps its generation, which retires its older schedule
+entries. Dead-letter moves are in ``redrive.py``, read-only snapshots in ``views.py``; ``fifo.py``
+subclasses the queue for message groups and deduplication.
 
 There is no background thread: every call first applies the events that fell due up to
 ``clock.now()`` (``_advance``). All state is guarded by one lock per queue; its waiters
-(``add_waiter``) are woken when a message is sent or the clock moves.
+(``add_waiter``) are woken when a message is sent or the clock moves. Rebuilding the queue from
+a stored record (``restore``, and ``_rebuild`` for the journal's reload) is here too: only the
+queue knows its own state.
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 
 from .._errors import SqsError
-from .._store import Op
+from .._store import Op, QueueRecord
 from .clock import Clock
 from .config import QueueConfig
-from .journal import Journaled
+from .journal import Journal
 from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
 from .receipts import decode_receipt, new_receipt
+from .records import decode_messages, decode_meta, encode_meta
 from .redrive import dead_letter, exhausted
 from .scheduler import Schedule
 from .tombstone import TombstoneLog
@@ -48,10 +53,12 @@ def queue_arn(region: str, account: str, name: str) -> str:
     return f"arn:aws:sqs:{region}:{account}:{name}"
 
 
-class Queue(Journaled):
+class Queue:
     """One SQS queue. Methods take the queue lock themselves; callers never hold it."""
 
     fifo = False
+    #: FIFO: the deduplication scope, fixed at creation.
+    dedup_scope: str | None = None
 
     def __init__(
         self,
@@ -66,15 +73,13 @@ class Queue(Journaled):
         self.name = name
         self.qid = f"{region}/{account}/{name}"
         self._resolve = resolve
-        self._store = None
-        self._ops = None
-        self._on_failure = None
-        self.stale = False
         self.region = region
         self.account = account
         self.arn = queue_arn(region, account, name)
         self.clock = clock
         self.lock = threading.Lock()
+        #: Write-through to a store, once the backend attaches one (``journal.attach``).
+        self.journal = Journal(self.qid, self.lock, self._rebuild)
         self._waiters: list[Callable[[], None]] = []
         now = clock.now()
         self.created_at = now
@@ -82,7 +87,6 @@ class Queue(Journaled):
         self.last_purge: float | None = None
         self.tags: dict[str, str] = dict(tags or {})
         self.config = QueueConfig(attributes, fifo=self.fifo)
-        self.deleted = False
         self.closed = False  # the mock stopped: long polls end
         self.log: TombstoneLog[Message] = TombstoneLog()
         self.schedule: Schedule[Message] = Schedule()
@@ -100,16 +104,16 @@ class Queue(Journaled):
     def update_attributes(self, change: Callable[[dict[str, str]], dict[str, str]]) -> None:
         """Apply ``change(current attributes)`` -- the changed values -- in one step under the
         lock (read-modify-write callers such as AddPermission). ``change`` may raise to refuse."""
-        with self._session():
+        with self.journal.session():
             self.config.apply(change(dict(self.config.attributes)))
             self.last_modified = self.clock.now()
-            self._record_meta()
+            self.journal.record_meta(self.meta_record)
 
     def update_tags(self, change: Callable[[dict[str, str]], dict[str, str]]) -> None:
         """Replace the tags with ``change(current tags)`` (which may raise to refuse)."""
-        with self._session():
+        with self.journal.session():
             self.tags = change(dict(self.tags))
-            self._record_meta()
+            self.journal.record_meta(self.meta_record)
 
     @property
     def attributes(self) -> dict[str, str]:
@@ -133,7 +137,7 @@ class Queue(Journaled):
 
         Returns (MessageId, SequenceNumber) per message -- for a FIFO duplicate, the original's.
         """
-        with self._session():
+        with self.journal.session():
             now = self.clock.now()
             self._advance(now)
             out = []
@@ -161,7 +165,7 @@ class Queue(Journaled):
             self.schedule.push_timer(m, m.visible_at)
         else:
             self._make_visible(m)
-        self._record_message(m)
+        self.journal.record_message(m)
 
     def _make_visible(self, m: Message) -> None:
         m.state = VISIBLE
@@ -186,10 +190,11 @@ class Queue(Journaled):
         """
         vt = self.config.visibility_timeout if visibility is None else visibility
         dead: list[Message] = []
-        epoch = self.reloads
+        journal = self.journal
+        epoch = journal.reloads
         try:
-            with self._session():
-                epoch = self.reloads
+            with journal.session():
+                epoch = journal.reloads
                 return self._receive(max_messages, vt, polling, attempt_id, dead)
         finally:
             if dead:
@@ -211,7 +216,7 @@ class Queue(Journaled):
     @property
     def ended(self) -> bool:
         """Deleted, or the mock stopped: long polls on it answer empty."""
-        return self.deleted or self.closed
+        return self.journal.dropped or self.closed
 
     def add_waiter(self, wake: Callable[[], None]) -> None:
         """Call ``wake`` (from any thread, with the queue lock held, so it must not block)
@@ -263,24 +268,24 @@ class Queue(Journaled):
         their arrival here so the store never loses nor doubles a moved message. A message
         whose ``sent_at`` is negative is stamped with the current time.
         """
-        with self._session():
+        with self.journal.session():
             now = self.clock.now()
             self._advance(now)
             for m in messages:
                 if m.sent_at < 0:
                     m.sent_at = now
                 self._enqueue(m, now, 0)
-            self._flush(list(moved_from))
+            self.journal.flush(list(moved_from))
             self._wake()
 
     def take_visible(self, limit: int) -> tuple[list[Message], int]:
         """Remove and return up to ``limit`` visible messages, oldest first (move tasks), with
         the queue's reload count at that moment.
 
-        Their deletion is not written here: pass ``delete_ops(messages)`` along to wherever
+        Their deletion is not written here: pass ``journal.delete_ops(messages)`` along to wherever
         they arrive, so both sides commit together.
         """
-        with self._session():
+        with self.journal.session():
             self._advance(self.clock.now())
             out: list[Message] = []
             pop = self.schedule.pop_ready
@@ -290,7 +295,7 @@ class Queue(Journaled):
                     break
                 self._remove(m, record=False)
                 out.append(m)
-            return out, self.reloads
+            return out, self.journal.reloads
 
     def _deliver(self, m: Message, vt: int, now: float) -> Received:
         """Hand ``m`` out: new receipt handle, in flight for ``vt`` seconds."""
@@ -307,7 +312,7 @@ class Queue(Journaled):
         m.receipt = receipt
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
-        self._record_message(m)
+        self.journal.record_message(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at)
 
     # -- deleting and visibility -------------------------------------------------------------
@@ -329,7 +334,7 @@ class Queue(Journaled):
         succeeds without effect.
         """
         results: list[str | None] = []
-        with self._session():
+        with self.journal.session():
             self._advance(self.clock.now())
             for receipt in receipts:
                 m, current = self._lookup(receipt)
@@ -351,7 +356,7 @@ class Queue(Journaled):
         On a standard queue an older handle of a message received again since applies to the
         message, as SQS does; a FIFO queue heeds only the current handle."""
         results: list[str | None] = []
-        with self._session():
+        with self.journal.session():
             now = self.clock.now()
             self._advance(now)
             woke = False
@@ -375,7 +380,7 @@ class Queue(Journaled):
                 else:
                     m.visible_at = now + timeout
                     self.schedule.push_timer(m, m.visible_at)
-                self._record_message(m)
+                self.journal.record_message(m)
                 results.append(None)
             if woke:
                 self._wake()
@@ -392,7 +397,7 @@ class Queue(Journaled):
         self.log.remove(m.slot, m.receipt)
         m.gen += 1
         if record:
-            self._record_delete(m)
+            self.journal.record_delete(m)
         self._removed(m)
         self._compact_schedule()
 
@@ -401,14 +406,14 @@ class Queue(Journaled):
 
     def purge(self) -> None:
         """Drop every message; a second purge within 60 seconds is refused."""
-        with self._session():
+        with self.journal.session():
             now = self.clock.now()
             if self.last_purge is not None and now - self.last_purge < PURGE_COOLDOWN:
                 raise SqsError("PurgeQueueInProgress", name=self.name)
             self.last_purge = now
             self._clear()
-            self._record(Op("clear", self.qid, value=self._kept_on_purge()))
-            self._record_meta()
+            self.journal.record(Op("clear", self.qid, value=self._kept_on_purge()))
+            self.journal.record_meta(self.meta_record)
 
     def _kept_on_purge(self) -> str:
         """What a purge keeps in the store (FIFO: its sequence counter)."""
@@ -444,7 +449,7 @@ class Queue(Journaled):
 
     def counts(self) -> tuple[int, int, int]:
         """(visible, in flight, delayed), after applying due events."""
-        with self._session():
+        with self.journal.session():
             self._advance(self.clock.now())
             return self.n_visible, self.n_inflight, self.n_delayed
 
@@ -461,3 +466,92 @@ class Queue(Journaled):
         """Wake long polls so they re-check (the clock moved, or the queue ended)."""
         with self.lock:
             self._wake()
+
+    # -- the store --------------------------------------------------------------------------
+
+    @property
+    def deleted(self) -> bool:
+        """DeleteQueue (or a reset) removed the queue: calls on it fail (``drop``)."""
+        return self.journal.dropped
+
+    def drop(self) -> None:
+        """The queue was deleted; the caller holds its lock (see ``Journal.drop``)."""
+        self.journal.drop()
+
+    @property
+    def stale(self) -> bool:
+        """A write failed: memory may be ahead of the store until the next call reloads."""
+        return self.journal.stale
+
+    @stale.setter
+    def stale(self, value: bool) -> None:
+        self.journal.stale = value
+
+    def settle(self) -> None:
+        """Reload now if an earlier write failed, so a read sees what the store holds."""
+        self.journal.settle()
+
+    def meta_record(self) -> str:
+        """The queue's stored metadata record."""
+        return encode_meta(
+            name=self.name,
+            region=self.region,
+            account=self.account,
+            fifo=self.fifo,
+            attributes=self.config.attributes,
+            tags=self.tags,
+            created=self.created_at,
+            modified=self.last_modified,
+            purged=self.last_purge,
+            scope=self.dedup_scope,
+        )
+
+    def restore(self, record: QueueRecord) -> None:
+        """Rebuild messages from a stored record (the queue must be empty).
+
+        Time-driven transitions are applied as of now: a lapsed message is visible, one past
+        retention is dropped (and deleted from the store at the next commit). Raises
+        ``ValueError`` naming the message whose record is corrupted.
+        """
+        now = self.clock.now()
+        messages = decode_messages(record.messages)
+        oldest = now - self.config.retention_period
+        for m in messages:
+            if m.sent_at <= oldest:
+                self.journal.record_delete(m)
+                continue
+            self._restore_message(m, now)
+        self._seq = max((m.seq for m in messages), default=0)
+        self._restored(record, now)
+
+    def _restore_message(self, m: Message, now: float) -> None:
+        m.gen = 0
+        self.log.append(m)
+        self.schedule.push_age(m)
+        if m.receipt is not None:
+            self.log.mark_inflight(m.slot, m.receipt)
+        if m.state != VISIBLE and m.visible_at > now:
+            if m.state == INFLIGHT:
+                self.n_inflight += 1
+            else:
+                m.state = DELAYED
+                self.n_delayed += 1
+            self.schedule.push_timer(m, m.visible_at)
+        else:
+            self._make_visible(m)
+
+    def _restored(self, record: QueueRecord, now: float) -> None:
+        """Hook: every message is back (FIFO rebuilds groups, deduplication, sequence)."""
+
+    def _rebuild(self, record: QueueRecord | None) -> None:
+        """Replace memory with ``record`` (None: the store no longer holds the queue): the
+        journal's reload, under the queue lock."""
+        self._clear()
+        if record is None:
+            return
+        meta = decode_meta(record.meta)
+        self.config.restore(meta["attributes"])
+        self.tags = dict(meta["tags"])
+        self.last_modified = float(meta["modified"])
+        self.last_purge = None if meta["purged"] is None else float(meta["purged"])
+        self.restore(record)

@@ -65,8 +65,8 @@ def dead_letter(
     try:
         if target is None:
             raise SqsError("QueueDoesNotExist")
-        target.accept_messages(copies, source.delete_ops(messages))
+        target.accept_messages(copies, source.journal.delete_ops(messages))
     except SqsError:  # the dead-letter queue is gone: the messages stay where they were
         source.accept_messages([old.carry() for old in messages])
-    if source.reloads != epoch:
+    if source.journal.reloads != epoch:
         source.stale = True
