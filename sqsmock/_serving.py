@@ -171,6 +171,17 @@ class SqsServer:
     ) -> None:
         self.stop()
 
+    async def __aenter__(self) -> SqsServer:
+        return self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
     # -- where it listens -------------------------------------------------------------------
 
     @property

@@ -477,6 +477,19 @@ def test_serve_handle_lifecycle() -> None:
         server.reset()
 
 
+def test_serve_as_an_async_context_manager() -> None:
+    import asyncio
+
+    async def scenario() -> str:
+        async with sqsmock.serve(port=0) as server:
+            assert server.active
+            return await asyncio.to_thread(
+                lambda: client(server.endpoint_url).create_queue(QueueName="q")["QueueUrl"]
+            )
+
+    assert asyncio.run(scenario()).endswith("/queue/us-east-1/123456789012/q")
+
+
 def test_serve_restarts_empty() -> None:
     server = sqsmock.serve(port=0)
     with server:
