@@ -481,6 +481,18 @@ def _response(answer: HttpAnswer) -> web.Response:
 
 
 class _Connection(RequestHandler):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        # aiohttp < 3.10 starts its idle timer only after a first request: a client that
+        # opens a connection and dawdles over the first request's head is cut off here.
+        timeout = self.keepalive_timeout
+        if getattr(self, "_keepalive_handle", True) is None and timeout:
+            asyncio.get_running_loop().call_later(timeout, self._first_head_timeout)
+
+    def _first_head_timeout(self) -> None:
+        if getattr(self, "_request_count", 1) == 0 and self.transport is not None:
+            self.force_close()
+
     def handle_error(
         self,
         request: BaseRequest,
