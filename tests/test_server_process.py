@@ -232,3 +232,35 @@ def test_calls_under_way_finish_before_exit(started: list[ServeProcess], namespa
     assert answered > 0
     assert queue["messages"]["visible"] == answered
     assert second.stop() == 0
+
+
+def test_long_polls_with_a_store_hold_no_thread_each(namespace: str) -> None:
+    import threading
+
+    import sqsmock
+
+    with sqsmock.serve(port=0, persistence=REDIS_URL, namespace=namespace) as server:
+        sqs = client(server.endpoint_url)
+        url = sqs.create_queue(QueueName="q")["QueueUrl"]
+        threads_before = threading.active_count()
+        with ThreadPoolExecutor(40) as pool:
+            polls = [
+                pool.submit(client(server.endpoint_url).receive_message, QueueUrl=url,
+                            WaitTimeSeconds=20)
+                for _ in range(40)
+            ]  # fmt: skip
+            wait_until(lambda: waiting_polls(server.endpoint_url) == 40)
+            # 40 client threads; the server adds at most its small pool for store I/O.
+            assert threading.active_count() - threads_before <= 40 + 8
+            started = time.monotonic()
+            sqs.send_message(QueueUrl=url, MessageBody="wake")
+            wait_until(lambda: waiting_polls(server.endpoint_url) == 39)
+            server.clock.advance(20)
+            answers = [poll.result(timeout=10) for poll in polls]
+        assert time.monotonic() - started < 10
+        assert sum(len(answer.get("Messages", [])) for answer in answers) == 1
+        admin(server.endpoint_url, "POST", "reset")
+        assert server.backend.queues() == []
+    # The reset reached the store: a server started on it again has nothing.
+    with sqsmock.serve(port=0, persistence=REDIS_URL, namespace=namespace) as again:
+        assert again.backend.queues() == []
