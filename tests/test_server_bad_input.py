@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import socket
 import time
 import urllib.parse
@@ -37,9 +38,11 @@ def module_server() -> Iterator[SqsServer]:
 
 
 @pytest.fixture
-def server(module_server: SqsServer) -> Iterator[SqsServer]:
+def server(module_server: SqsServer, caplog: pytest.LogCaptureFixture) -> Iterator[SqsServer]:
     module_server.reset()
     yield module_server
+    # Bad input is the client's fault: nothing is logged as an error (no traceback).
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     # Whatever the test sent, the server still serves.
     assert admin(module_server.endpoint_url, "GET", "health").status == 200
     sqs = client(module_server.endpoint_url)
@@ -298,6 +301,8 @@ def test_the_largest_valid_requests_are_admitted(server: SqsServer) -> None:
         b"POST / HTTP/9.9\r\nHost: x\r\n\r\n",
         b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nabc\r\n",
         b"POST / HTTP/1.1\r\nBad Header Line\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\nzzzz",
+        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Encoding: bogus\r\nContent-Length: 4\r\n\r\nzzzz",
     ],
 )
 def test_garbage_http_gets_a_400_in_sqs_format(server: SqsServer, data: bytes) -> None:

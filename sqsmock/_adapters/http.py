@@ -249,8 +249,10 @@ class SqsHttpServer:
             return self._refuse(http, SqsError("RequestTimeout", seconds=f"{self.read_timeout:g}"))
         except (ConnectionError, asyncio.CancelledError):
             raise
-        except Exception as error:  # a broken chunked encoding, a body cut short
-            reason = str(error) or type(error).__name__
+        except Exception as error:  # a broken chunked encoding or compression, a body cut short
+            reason = str(error).strip().replace("\n", " ") or type(error).__name__
+            # Nothing more can be read: close after answering instead of lingering to read on.
+            request.content.feed_eof()
             return self._refuse(http, SqsError("MalformedHttpRequest", reason=reason))
 
     def _refuse(self, http: HttpRequest, error: SqsError) -> web.StreamResponse:
