@@ -12,10 +12,17 @@ Sections:
   depth        µs per operation (receive, change visibility, delete, through boto3) on a standard
                queue holding 1 000 / 100 000 / 1 000 000 messages; moto at 1 000 and 10 000.
   fifo         the same on a FIFO queue whose messages are spread over 1 000 message groups.
+  fifo-head    a FIFO group whose head is received again and again but never deleted, while the
+               message behind it is received and deleted each round: µs per receive after
+               1 000 rounds vs after 10 000 rounds (deleted messages behind a live head must
+               not slow receive down; target <= 1.3x).
   memory       bytes per stored small message at 1 000 000 messages (RSS of a fresh process),
                with a tracemalloc breakdown.
   persistence  the cycle in memory vs fakeredis vs a real Redis server; and the time to load
                100 000 persisted messages when a mock starts.
+  async        µs per API call of the steady cycle through aiobotocore (awaited, one event loop)
+               beside the same cycle through botocore, both under sqsmock; and the cost of a
+               long poll woken by a send from another task.
   chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
                sections too when they were not chosen).
 
@@ -337,6 +344,106 @@ def bench_cycle() -> None:
         _skip("cycle: moto", "moto is not installed")
 
 
+# -- async ----------------------------------------------------------------------------------
+
+
+def _aiobotocore_cycle() -> Callable[[int], float] | None:
+    try:
+        from aiobotocore.session import get_session
+    except ImportError:
+        return None
+    import asyncio
+
+    async def measure() -> float:
+        session = get_session()
+        async with session.create_client(
+            "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
+        ) as client:
+            url = (await client.create_queue(QueueName="bench"))["QueueUrl"]
+
+            async def cycles(count: int) -> float:
+                start = time.perf_counter()
+                for _ in range(count):
+                    await client.send_message(QueueUrl=url, MessageBody="hello")
+                    got = await client.receive_message(QueueUrl=url)
+                    receipt = got["Messages"][0]["ReceiptHandle"]
+                    await client.delete_message(QueueUrl=url, ReceiptHandle=receipt)
+                return (time.perf_counter() - start) / (count * 3) * 1e6
+
+            await cycles(100)  # warm up
+            return await cycles(1000)
+
+    def run(_: int) -> float:
+        with mock_sqs():
+            return asyncio.run(measure())
+
+    return run
+
+
+def _async_wake_latency(polls: int = 200) -> float | None:
+    """µs from a send to the answer of the long poll it wakes (another task was waiting)."""
+    try:
+        from aiobotocore.session import get_session
+    except ImportError:
+        return None
+    import asyncio
+
+    async def measure() -> float:
+        session = get_session()
+        async with session.create_client(
+            "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
+        ) as client:
+            url = (await client.create_queue(QueueName="wake"))["QueueUrl"]
+            samples = []
+            for _ in range(polls):
+                poll = asyncio.ensure_future(
+                    client.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+                )
+                for _ in range(100):  # until the poll waits
+                    await asyncio.sleep(0)
+                start = time.perf_counter()
+                await client.send_message(QueueUrl=url, MessageBody="ping")
+                got = await poll
+                samples.append(time.perf_counter() - start)
+                receipt = got["Messages"][0]["ReceiptHandle"]
+                await client.delete_message(QueueUrl=url, ReceiptHandle=receipt)
+            return statistics.median(samples) * 1e6
+
+    with mock_sqs():
+        return asyncio.run(measure())
+
+
+def bench_async() -> None:
+    print("== async clients: steady send/receive/delete cycle (µs per call, median of rounds)")
+    aio = _aiobotocore_cycle()
+    if aio is None:
+        _skip("async", "aiobotocore is not installed")
+        return
+    import aiobotocore
+    import botocore
+
+    print(f"  aiobotocore {aiobotocore.__version__}, botocore {botocore.__version__}")
+    result = _rounds({"botocore": _sqsmock_cycle(), "aiobotocore": aio}, rounds=7)
+    for name, value in result.items():
+        print(f"  {name:11s} {value:8.1f} µs/call")
+    _record("async: botocore µs/call", result["botocore"], unit=" µs", fmt=".1f")
+    _record("async: aiobotocore µs/call", result["aiobotocore"], unit=" µs", fmt=".1f")
+    _check(
+        "async: aiobotocore / botocore",
+        result["aiobotocore"] / result["botocore"],
+        label="aiobotocore / botocore",
+    )
+    latency = _async_wake_latency()
+    if latency is not None:
+        _check(
+            "async: send to woken long poll",
+            latency,
+            unit=" µs",
+            fmt=".0f",
+            label="send -> woken long poll answered",
+        )
+
+
 # -- drain ----------------------------------------------------------------------------------
 
 
@@ -606,6 +713,61 @@ def bench_fifo() -> None:
     result = _sqsmock_depths(fifo=True)
     FIGURES["sqsmock, FIFO queue"] = result
     _report_depths("fifo", result)
+
+
+FIFO_HEAD_ROUNDS = (1_000, 10_000)
+FIFO_HEAD_SAMPLE = 300
+
+
+def _fifo_head_rounds(mock: Any, client: Any, url: str, rounds: int) -> float:
+    """Run ``rounds`` rounds; returns µs per receive over the last ``FIFO_HEAD_SAMPLE``."""
+    spent = 0.0
+    for i in range(rounds):
+        client.send_message(
+            QueueUrl=url, MessageBody=f"m{i}", MessageGroupId="g", MessageDeduplicationId=f"m{i}"
+        )
+        start = time.perf_counter()
+        got = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=5)
+        if i >= rounds - FIFO_HEAD_SAMPLE:
+            spent += time.perf_counter() - start
+        messages = got.get("Messages", [])
+        if len(messages) != 2 or messages[0]["Body"] != "head":
+            raise RuntimeError(f"round {i}: unexpected receive {messages!r}")
+        client.delete_message(QueueUrl=url, ReceiptHandle=messages[1]["ReceiptHandle"])
+        mock.clock.advance(5)  # the head's visibility lapses: it is first again
+    return spent / FIFO_HEAD_SAMPLE * 1e6
+
+
+def bench_fifo_head() -> None:
+    print(
+        "== fifo-head: a FIFO group whose head is never deleted; each round sends one message, "
+        "receives the head and it, deletes it, lets the head's visibility lapse (µs per receive)"
+    )
+    figures: dict[int, list[float]] = {n: [] for n in FIFO_HEAD_ROUNDS}
+    client = _client()
+    for _ in range(3):
+        for rounds in FIFO_HEAD_ROUNDS:
+            with mock_sqs(clock="frozen") as mock:
+                url = client.create_queue(QueueName="head.fifo", Attributes={"FifoQueue": "true"})[
+                    "QueueUrl"
+                ]
+                client.send_message(
+                    QueueUrl=url,
+                    MessageBody="head",
+                    MessageGroupId="g",
+                    MessageDeduplicationId="head",
+                )
+                figures[rounds].append(_fifo_head_rounds(mock, client, url, rounds))
+    few, many = (statistics.median(figures[n]) for n in FIFO_HEAD_ROUNDS)
+    print(f"  after {_n(FIFO_HEAD_ROUNDS[0])} rounds  {few:8.1f} µs/receive")
+    print(f"  after {_n(FIFO_HEAD_ROUNDS[1])} rounds {many:8.1f} µs/receive")
+    _check(
+        "fifo-head: 10 000 / 1 000 rounds",
+        many / few,
+        "<=",
+        1.3,
+        label=f"receive after {_n(FIFO_HEAD_ROUNDS[1])} / after {_n(FIFO_HEAD_ROUNDS[0])} rounds",
+    )
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -917,8 +1079,10 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "drain": bench_drain,
     "depth": bench_depth,
     "fifo": bench_fifo,
+    "fifo-head": bench_fifo_head,
     "memory": bench_memory,
     "persistence": bench_persistence,
+    "async": bench_async,
     "chart": bench_chart,
 }
 

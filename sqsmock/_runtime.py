@@ -18,6 +18,7 @@ from ._engine import Backend, Clock, MessageView, make_clock
 from ._errors import SqsError
 from ._protocol import Caller, Result
 from ._service import Request
+from ._store.redis_store import DEFAULT_TIMEOUT
 
 __all__ = ["Runtime"]
 
@@ -35,11 +36,12 @@ class Runtime:
         clock: str | Clock | None = "wall",
         persistence: Any = None,
         namespace: str = "sqsmock:",
+        persistence_timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         self.region = region
         self.account = account
         self._backend: Backend | None = _open_backend(
-            make_clock(clock), region, account, persistence, namespace
+            make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
@@ -100,14 +102,14 @@ async def _in_thread(func: Callable[[], T]) -> T:
 
 
 def _open_backend(
-    clock: Clock, region: str, account: str, persistence: Any, namespace: str
+    clock: Clock, region: str, account: str, persistence: Any, namespace: str, timeout: float
 ) -> Backend:
-    """A backend: empty, or loaded from the persistence store."""
+    """A backend: empty, or loaded from the persistence store (taking its ownership lease)."""
     if persistence is None:
         return Backend(clock, region, account)
-    from ._store.redis_store import RedisStore, connect
+    from ._store.redis_store import open_store
 
-    store = RedisStore(connect(persistence), namespace)
+    store = open_store(persistence, namespace, timeout)
     backend = Backend(clock, region, account, store)
     try:
         backend.load(store.load())

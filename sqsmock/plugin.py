@@ -1,19 +1,35 @@
-"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock`` and ``sqs_client``, the
-``@pytest.mark.sqsmock(**options)`` marker that configures them (and activates the mock for the
-marked test even when it asks for neither fixture), and ``sqs_server``: one HTTP server for the
-session, emptied before each test."""
+"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock``, ``sqs_client`` and
+``sqs_async_client``, the ``@pytest.mark.sqsmock(**options)`` marker that configures them (and
+activates the mock for the marked test even when it asks for none of them), and ``sqs_server``:
+one HTTP server for the session, emptied before each test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer
 
-__all__ = ["sqs_client", "sqs_mock", "sqs_server"]
+if TYPE_CHECKING:
+    # boto3's client type, when mypy-boto3-sqs (boto3-stubs[sqs]) is installed; else Any.
+    from mypy_boto3_sqs import SQSClient
+else:
+    SQSClient = Any
+
+
+_AsyncFixture = Callable[..., AsyncIterator[Any]]
+_async_fixture: Callable[[_AsyncFixture], _AsyncFixture]
+try:  # pytest-asyncio (strict mode) runs async fixtures only when they are marked as its own
+    import pytest_asyncio
+
+    _async_fixture = cast(Any, pytest_asyncio.fixture)
+except ImportError:  # anyio's plugin runs plain async fixtures
+    _async_fixture = cast(Any, pytest.fixture)
+
+__all__ = ["sqs_async_client", "sqs_client", "sqs_mock", "sqs_server"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,11 +52,22 @@ def sqs_mock(request: pytest.FixtureRequest) -> Iterator[MockSQS]:
 
 
 @pytest.fixture
-def sqs_client(sqs_mock: MockSQS) -> Any:
-    """A boto3 SQS client in the mock's region."""
+def sqs_client(sqs_mock: MockSQS) -> SQSClient:
+    """A boto3 SQS client in the mock's region (typed ``mypy_boto3_sqs.SQSClient``)."""
     import boto3
 
-    return boto3.client("sqs", region_name=sqs_mock.region)
+    client: SQSClient = boto3.client("sqs", region_name=sqs_mock.region)
+    return client
+
+
+@_async_fixture
+async def sqs_async_client(sqs_mock: MockSQS) -> AsyncIterator[Any]:
+    """An aiobotocore SQS client in the mock's region (for ``async def`` tests; needs
+    aiobotocore, which aioboto3 brings)."""
+    from aiobotocore.session import get_session
+
+    async with get_session().create_client("sqs", region_name=sqs_mock.region) as client:
+        yield client
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ While at least one mock is active:
 * For such a client, ``BaseClient._convert_to_request_dict`` validates the parameters as
   botocore would (``ParamValidationError`` as usual) but does not serialize them: they are kept
   for the answer, and the request carries only its headers -- nobody will send it.
-* The ``before-call.sqs`` handler (registered last, so handlers that add headers run first)
+* The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
   hands the parameters to the innermost active runtime. Its answer becomes ``(http, parsed)``
   for botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
   errors itself. With no mock active the handler returns None and botocore proceeds as if
@@ -25,11 +25,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import threading
 from collections.abc import Callable
 from email.utils import formatdate
-from pathlib import Path
 from typing import Any
 
 import botocore.client
@@ -42,26 +39,20 @@ from botocore.validate import ParamValidationDecorator, ParamValidator
 from .._errors import SqsError
 from .._protocol import Caller, Result, native, wire
 from .._runtime import Runtime
+from .._service import Request
+from ._active import activate, active, deactivate, stack
 
-__all__ = ["CHECK_AGAINST_BOTOCORE", "activate", "active", "deactivate"]
+__all__ = ["CHECK_AGAINST_BOTOCORE", "activate", "active", "deactivate", "install", "uninstall"]
 
 #: sqsmock's own test suite sets this: every answer is then also rendered to the wire and
 #: parsed by botocore's own parser, and the direct result must be identical.
 CHECK_AGAINST_BOTOCORE = False
 
-_lock = threading.Lock()
-_stack: list[Runtime] = []
-_env_set: dict[str, str | None] = {}
 _MARK = "_sqsmock_hooked"
 _SQS = "_sqsmock_sqs"
 _PARAMS = "sqsmock_params"
 _PARSER = create_parser("json")
 _VALIDATOR = ParamValidator()
-
-
-def active() -> Runtime | None:
-    """The innermost active runtime, if any."""
-    return _stack[-1] if _stack else None
 
 
 # -- answering --------------------------------------------------------------------------------
@@ -91,11 +82,15 @@ class SqsHttpResponse(AWSResponse):  # type: ignore[misc]
         self._raw_headers = headers
         self._headers: HeadersDict | None = None
 
-    @property
-    def content(self) -> bytes:
+    def body(self) -> bytes:
+        """The wire body, rendered on first use."""
         if self._body is None:
             self._body = wire.json_body(self._result)
         return self._body
+
+    @property
+    def content(self) -> bytes:
+        return self.body()
 
     @property
     def headers(self) -> HeadersDict:
@@ -108,7 +103,13 @@ class SqsHttpResponse(AWSResponse):  # type: ignore[misc]
         self._headers = HeadersDict(value)
 
 
-def render(model: OperationModel, result: Result, now: float, url: str) -> tuple[Any, Any]:
+def render(
+    model: OperationModel,
+    result: Result,
+    now: float,
+    url: str,
+    http_class: type[SqsHttpResponse] = SqsHttpResponse,
+) -> tuple[Any, Any]:
     """``(http response, parsed response)`` for botocore, as SQS's wire answer would give."""
     headers = {
         "x-amzn-requestid": result.request_id,
@@ -137,7 +138,7 @@ def render(model: OperationModel, result: Result, now: float, url: str) -> tuple
         "HTTPHeaders": dict(headers),
         "RetryAttempts": 0,
     }
-    http = SqsHttpResponse(url, result, headers)
+    http = http_class(url, result, headers)
     if CHECK_AGAINST_BOTOCORE:
         _check(model, http, parsed)
     return http, parsed
@@ -155,12 +156,12 @@ def _modeled(model: OperationModel, code: str) -> bool:
     return found
 
 
-def botocore_parse(model: OperationModel, http: AWSResponse) -> dict[str, Any]:
+def botocore_parse(model: OperationModel, http: SqsHttpResponse) -> dict[str, Any]:
     """What botocore's own parser (and its endpoint, for modeled errors) makes of the answer."""
     response = {
         "headers": dict(http._raw_headers),
         "status_code": http.status_code,
-        "body": http.content,
+        "body": http.body(),
     }
     parsed: dict[str, Any] = _PARSER.parse(response, model.output_shape)
     if http.status_code >= 300:
@@ -172,7 +173,7 @@ def botocore_parse(model: OperationModel, http: AWSResponse) -> dict[str, Any]:
     return parsed
 
 
-def _check(model: OperationModel, http: AWSResponse, parsed: dict[str, Any]) -> None:
+def _check(model: OperationModel, http: SqsHttpResponse, parsed: dict[str, Any]) -> None:
     expected = botocore_parse(model, http)
     if parsed != expected:
         raise AssertionError(f"{model.name}: direct answer {parsed!r} != botocore's {expected!r}")
@@ -195,12 +196,10 @@ def check_types(model: OperationModel, params: Any) -> None:
     raise SqsError("ParameterFailsModel", report=report._format_error(report._errors[0]))
 
 
-def answer(
+def prepare(
     runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
-) -> tuple[Any, Any] | None:
-    backend = runtime.backend_or_none
-    if backend is None:  # stopped while the call was being made
-        return None
+) -> tuple[Request, Caller] | Result:
+    """The call to hand the runtime -- or, when SQS would reject its types, the error answer."""
     operation = model.name
     params = context.get(_PARAMS)
     if params is None:  # not through _make_api_call (a client built in an unusual way)
@@ -214,40 +213,62 @@ def answer(
         runtime.account,
         request_dict.get("headers") or {},
     )
-    if validated:
-        result = runtime.call(operation, wire_params, caller)
-    else:
+    if not validated:
         try:
             check_types(model, params)
         except SqsError as error:
-            result = Result.of_error(operation, error)
-        else:
-            result = runtime.call(operation, wire_params, caller)
+            return Result.of_error(operation, error)
+    return wire_params, caller
+
+
+def answer(
+    runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
+) -> tuple[Any, Any] | None:
+    backend = runtime.backend_or_none
+    if backend is None:  # stopped while the call was being made
+        return None
+    call = prepare(runtime, model, request_dict, context, validated)
+    result = call if isinstance(call, Result) else runtime.call(model.name, *call)
     return render(model, result, backend.clock.now(), str(request_dict.get("url") or ""))
 
 
 def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: Any) -> Any:
-    runtime = _stack[-1] if _stack else None
+    runtime = stack[-1] if stack else None
     if runtime is None:
         return None
     return answer(runtime, model, params, context, validated)
 
 
-def _hook(client: Any) -> None:
+def hook(client: Any, before_call: Callable[..., Any]) -> None:
+    """Give an SQS client's event emitter ``before_call`` (once per client); mark any client
+    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call."""
     events = client.meta.events
     if client.meta.service_model.service_name == "sqs":
         # botocore wraps the serializer in a validator unless parameter_validation is off.
         validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
-        handler = functools.partial(_before_call, validated)
-        events.register_last("before-call.sqs", handler, unique_id="sqsmock-before-call")
+        handler = functools.partial(before_call, validated)
+        # On the generic ``before-call``, last: botocore calls the handlers of more specific
+        # events first, so every other before-call handler -- the user's, and botocore's own
+        # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
+        events.register_last("before-call", handler, unique_id="sqsmock-before-call")
         setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 
 
 def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
-    if _stack and not getattr(self.meta.events, _MARK, False):
-        _hook(self)
+    if stack and not getattr(self.meta.events, _MARK, False):
+        hook(self, _before_call)
     return _ORIGINAL(self, operation_name, api_params)
+
+
+def hooked(client: Any) -> bool:
+    """Has the client been seen while a mock is active (then ``hook`` need not run again)?"""
+    return bool(getattr(client.meta.events, _MARK, False))
+
+
+def answers(client: Any, context: Any) -> bool:
+    """Will sqsmock answer this client's call (so its request need not be serialized)?"""
+    return bool(stack) and context is not None and getattr(client.meta.events, _SQS, False)
 
 
 def _convert_to_request_dict(
@@ -259,11 +280,24 @@ def _convert_to_request_dict(
     headers: Any = None,
     set_user_agent_header: bool = True,
 ) -> Any:
-    if not (_stack and context is not None and getattr(self.meta.events, _SQS, False)):
+    if not answers(self, context):
         return _ORIGINAL_CONVERT(
             self, api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
         )
-    serializer = self._serializer
+    return unserialized_request(self, api_params, operation_model, endpoint_url, context, headers)
+
+
+def unserialized_request(
+    client: Any,
+    api_params: Any,
+    operation_model: Any,
+    endpoint_url: Any,
+    context: Any,
+    headers: Any,
+) -> dict[str, Any]:
+    """The request dict of a call sqsmock answers: parameters validated as the client's
+    serializer would, kept in the context; nothing serialized."""
+    serializer = client._serializer
     if isinstance(serializer, ParamValidationDecorator):
         report = serializer._param_validator.validate(api_params, operation_model.input_shape)
         if report.has_errors():
@@ -292,78 +326,15 @@ _ORIGINAL: Callable[..., Any] = botocore.client.BaseClient._make_api_call
 _ORIGINAL_CONVERT: Callable[..., Any] = botocore.client.BaseClient._convert_to_request_dict
 
 
-def _install() -> None:
+def install() -> None:
     cls = botocore.client.BaseClient
     if cls._make_api_call is not _make_api_call:
         cls._make_api_call = _make_api_call
         cls._convert_to_request_dict = _convert_to_request_dict
 
 
-def _uninstall() -> None:
+def uninstall() -> None:
     cls = botocore.client.BaseClient
     if cls._make_api_call is _make_api_call:
         cls._make_api_call = _ORIGINAL
         cls._convert_to_request_dict = _ORIGINAL_CONVERT
-
-
-# -- environment ------------------------------------------------------------------------------
-
-
-def _aws_files_exist() -> bool:
-    home = Path.home() / ".aws"
-    files = [
-        os.environ.get("AWS_SHARED_CREDENTIALS_FILE") or str(home / "credentials"),
-        os.environ.get("AWS_CONFIG_FILE") or str(home / "config"),
-    ]
-    return any(Path(f).expanduser().is_file() for f in files)
-
-
-def _prepare_environment(region: str) -> None:
-    """Make clients creatable with no AWS set-up at all, touching nothing that is configured.
-
-    Without any credentials botocore's provider chain ends by probing the EC2 metadata service
-    over the network; without a region ``boto3.client("sqs")`` fails. When the environment and
-    the AWS config files supply neither, placeholders are set for the mock's lifetime.
-    """
-    env = os.environ
-    configured = _aws_files_exist() or "AWS_PROFILE" in env
-    wanted: dict[str, str] = {}
-    if not configured and "AWS_ACCESS_KEY_ID" not in env:
-        wanted["AWS_ACCESS_KEY_ID"] = "testing"
-        wanted["AWS_SECRET_ACCESS_KEY"] = "testing"
-    if not configured and "AWS_DEFAULT_REGION" not in env and "AWS_REGION" not in env:
-        wanted["AWS_DEFAULT_REGION"] = region
-    for key, value in wanted.items():
-        _env_set[key] = env.get(key)
-        env[key] = value
-
-
-def _restore_environment() -> None:
-    for key, previous in _env_set.items():
-        if os.environ.get(key) is not None and previous is None:
-            del os.environ[key]
-        elif previous is not None:
-            os.environ[key] = previous
-    _env_set.clear()
-
-
-# -- activation -------------------------------------------------------------------------------
-
-
-def activate(runtime: Runtime) -> None:
-    with _lock:
-        if not _stack:
-            _install()
-            _prepare_environment(runtime.region)
-        _stack.append(runtime)
-
-
-def deactivate(runtime: Runtime) -> None:
-    with _lock:
-        for i in range(len(_stack) - 1, -1, -1):
-            if _stack[i] is runtime:
-                del _stack[i]
-                break
-        if not _stack:
-            _uninstall()
-            _restore_environment()
