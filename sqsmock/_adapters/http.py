@@ -143,7 +143,7 @@ class SqsHttpServer:
             listener.close()
         backend = self.runtime.backend_or_none
         if backend is not None:
-            backend.close()  # long polls end now; other calls still run
+            backend.end_waits()  # long polls end now; other calls still run and write
         if self._in_flight:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._idle.wait(), self.shutdown_timeout)
