@@ -121,11 +121,17 @@ class SqsHttpServer:
             lingering_time=1.0,
             access_log=None,
         )
-        self._listener = await loop.create_server(
-            self._web, host, port, reuse_address=True, backlog=1024
-        )
-        sockname = self._listener.sockets[0].getsockname()
-        self.host, self.port = host, int(sockname[1])
+        listener = await loop.create_server(self._web, host, port, reuse_address=True, backlog=1024)
+        ports = {int(sock.getsockname()[1]) for sock in listener.sockets}
+        if len(ports) > 1:  # port 0 on a name with several addresses (localhost: v4 and v6)
+            chosen = int(listener.sockets[0].getsockname()[1])
+            listener.close()
+            await listener.wait_closed()
+            listener = await loop.create_server(
+                self._web, host, chosen, reuse_address=True, backlog=1024
+            )
+        self._listener = listener
+        self.host, self.port = host, int(listener.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
         """Stop listening, end long polls (they answer empty), finish the calls under way, and
