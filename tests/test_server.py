@@ -420,6 +420,9 @@ def test_two_hundred_long_polls_hold_no_thread(server: SqsServer, sqs: Any) -> N
             sock.sendall(head.encode() + body)
         wait_until(lambda: waiting_polls(server.endpoint_url) == 200)
         assert threading.active_count() == threads_before  # the server thread alone serves them
+        metrics = admin(server.endpoint_url, "GET", "metrics").body.decode()
+        assert "sqsmock_long_polls_waiting{" in metrics
+        assert 'queue="q"} 200' in metrics
         sqs.send_message(QueueUrl=url, MessageBody="one")
         wait_until(lambda: waiting_polls(server.endpoint_url) == 199)
         server.clock.advance(20)  # the others' wait ends
