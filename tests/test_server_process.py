@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -27,10 +28,13 @@ class ServeProcess:
     """A running ``python -m sqsmock serve``; ``endpoint`` from the line it prints."""
 
     def __init__(self, *args: str) -> None:
+        # stderr to a file, not a pipe (a full pipe would block the server); kept until the
+        # test ends, for its assertions.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "sqsmock", "serve", "--port", "0", *args],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.log,
             cwd=ROOT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
@@ -46,9 +50,13 @@ class ServeProcess:
             raise AssertionError("sqsmock serve printed no endpoint")
         line = stdout.readline().decode()
         if not line:
-            _, err = self.process.communicate(timeout=10)
-            raise AssertionError(f"sqsmock serve ended: {err.decode()}")
+            self.process.wait(10)
+            raise AssertionError(f"sqsmock serve ended: {self.stderr()}")
         return line.strip()
+
+    def stderr(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode()
 
     def stop(self, signum: int = signal.SIGTERM, timeout: float = 20) -> int:
         self.process.send_signal(signum)
@@ -61,9 +69,8 @@ class ServeProcess:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 @pytest.fixture
@@ -73,6 +80,7 @@ def started() -> Iterator[list[ServeProcess]]:
     yield processes
     for process in processes:
         process.kill()
+        process.log.close()
 
 
 def serve(started: list[ServeProcess], *args: str) -> ServeProcess:
@@ -113,6 +121,7 @@ def test_options_reach_the_server(started: list[ServeProcess]) -> None:
     url = client(server.endpoint, "eu-west-1").create_queue(QueueName="q")["QueueUrl"]
     assert url == f"{server.endpoint}/queue/eu-west-1/210987654321/q"
     assert server.stop() == 0
+    assert "CreateQueue (json) 200: ok" in server.stderr()  # --log-level debug shows calls
 
 
 def test_listening_on_every_interface(started: list[ServeProcess]) -> None:

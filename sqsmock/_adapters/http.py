@@ -229,10 +229,16 @@ class SqsHttpServer:
             )
             result = await runtime.call_async(parsed.operation, parsed.params, parsed.caller)
             failed = result.error
-            self.metrics.count(result.operation, "ok" if failed is None else failed.shape)
+            outcome = "ok" if failed is None else failed.shape
+            self.metrics.count(result.operation, outcome)
+            if log.isEnabledFor(logging.DEBUG):  # `sqsmock serve --log-level debug`
+                log.debug(
+                    "%s (%s) %s: %s", result.operation, parsed.protocol, result.status, outcome
+                )
             return _response(render(parsed.protocol, result))
         except SqsError as error:
             self.metrics.count("", error.shape)
+            log.debug("refused %s %s: %s", request.method, request.path, error)
             return _response(error_answer(http, error))
         except Exception:
             log.exception("sqsmock failed to answer %s %s", request.method, request.path)
