@@ -419,7 +419,7 @@ def test_two_hundred_long_polls_hold_no_thread(server: SqsServer, sqs: Any) -> N
         for sock in sockets:
             sock.sendall(head.encode() + body)
         wait_until(lambda: waiting_polls(server.endpoint_url) == 200)
-        assert threading.active_count() == threads_before  # the server thread alone serves them
+        assert threading.active_count() <= threads_before  # the server thread alone serves them
         metrics = admin(server.endpoint_url, "GET", "metrics").body.decode()
         assert "sqsmock_long_polls_waiting{" in metrics
         assert 'queue="q"} 200' in metrics
