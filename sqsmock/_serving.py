@@ -347,7 +347,10 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
+        try:
+            loop.add_signal_handler(signum, stopping.set)
+        except NotImplementedError:  # Windows: no signal handlers on the event loop
+            signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stopping.set))
     shown = f"[{server.host}]" if ":" in server.host else server.host
     endpoint = f"http://{shown}:{server.port}"
     print(
