@@ -240,6 +240,8 @@ class SqsHttpServer:
             self.metrics.count("", error.shape)
             log.debug("refused %s %s: %s", request.method, request.path, error)
             return _response(error_answer(http, error))
+        except ConnectionError:  # the client went away: nobody to answer, nothing to log
+            raise
         except Exception:
             log.exception("sqsmock failed to answer %s %s", request.method, request.path)
             fault = SqsError(
@@ -292,6 +294,8 @@ class SqsHttpServer:
             return response
         except _AdminError as error:
             return _json({"error": error.text}, error.status)
+        except ConnectionError:
+            raise
         except Exception:
             log.exception("sqsmock failed to answer %s %s", method, request.path)
             return _json({"error": "internal failure; see the server's log"}, 500)
@@ -516,7 +520,10 @@ class _Connection(RequestHandler):
     ) -> web.StreamResponse:
         """aiohttp could not read a request (or, never expected, a handler raised): an SQS
         error in the query protocol's format, since the protocol could not be known."""
-        if status >= 500:
+        if isinstance(exc, ConnectionError):  # the client went away mid-request
+            log.debug("connection lost: %s", exc)
+            error = SqsError("MalformedHttpRequest", reason="connection lost")
+        elif status >= 500:
             log.error("sqsmock failed to answer a request", exc_info=exc)
             error = SqsError("InternalFailure")
         else:
