@@ -4,6 +4,7 @@ the admin API, long polls, and the ``serve()`` handle."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import socket
 import subprocess
 import sys
@@ -30,6 +31,13 @@ from server_support import (
 
 import sqsmock
 from sqsmock import SqsServer
+
+
+@pytest.fixture(autouse=True)
+def _nothing_logged_as_an_error(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    yield
+    logged = caplog.get_records("call")
+    assert not [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
 
 
 @pytest.fixture(scope="module")
