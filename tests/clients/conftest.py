@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +13,9 @@ from clients_support import (
     AwsCliDriver,
     awscli_venv,
     js_sdk_installed,
-    stop_process,
 )
+
+from sqsmock import serve
 
 
 @pytest.fixture(scope="session", params=sorted(AWSCLI_VERSIONS))
@@ -48,113 +47,18 @@ def js_sdk() -> Path:
 
 
 # -- the server ------------------------------------------------------------------------------
-# TEMPORARY, until sqsmock's server mode is available: run the tests against moto's server.
-
-try:
-    from sqsmock import serve
-except ImportError:
-    _HAVE_SERVE = False
-else:
-    _HAVE_SERVE = True
-
-    @pytest.fixture(scope="session")
-    def _wall_server() -> Iterator[Any]:
-        with serve(port=0, clock="wall") as server:
-            yield server
-
-    @pytest.fixture
-    def wall_server(_wall_server: Any) -> Any:
-        """A server on the wall clock (``sqs_server``'s may be frozen), emptied for each test:
-        for tests where real processes wait on each other."""
-        _wall_server.reset()
-        return _wall_server
+# ``sqs_server`` comes from sqsmock's pytest plugin.
 
 
-if not _HAVE_SERVE:
-    import json
-    import os
-    import socket
+@pytest.fixture(scope="session")
+def _wall_server() -> Iterator[Any]:
+    with serve(port=0, clock="wall") as server:
+        yield server
 
-    import clients_support
 
-    if not os.environ.get("CLIENTS_SCRATCH"):
-        clients_support.URL_FORMAT = "{endpoint}/{account}/{name}"
-    import os
-    import time
-    import urllib.request
-
-    class _AdminClock:
-        def __init__(self, server: Any) -> None:
-            self.server = server
-
-        def advance(self, seconds: float) -> None:
-            if self.server.admin:
-                self.server.admin("clock/advance", {"seconds": seconds})
-
-    class _MotoServer:
-        def __init__(self, endpoint_url: str, admin: bool) -> None:
-            self.endpoint_url = endpoint_url
-            self.admin_ok = admin
-            self.clock = _AdminClock(self)
-
-        def admin(self, what: str, payload: Any = None) -> Any:
-            if not self.admin_ok:
-                return None
-            data = json.dumps(payload).encode() if payload is not None else b""
-            request = urllib.request.Request(
-                f"{self.endpoint_url}/_sqsmock/{what}", data=data, method="POST"
-            )
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                return json.loads(answer.read() or b"null")
-
-        def reset(self) -> None:
-            if self.admin_ok:
-                self.admin("reset")
-                return
-            request = urllib.request.Request(self.endpoint_url + "/moto-api/reset", method="POST")
-            urllib.request.urlopen(request, timeout=10).close()
-
-    def _start(clock: str) -> Iterator[_MotoServer]:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        scratch = os.environ.get("CLIENTS_SCRATCH")
-        if scratch:
-            script, path = scratch.split(":")
-            command = [sys.executable, script, str(port), clock]
-            env = dict(os.environ, PYTHONPATH=path)
-        else:
-            command = [str(Path(sys.executable).with_name("moto_server")), "-p", str(port)]
-            env = None
-        process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
-        )
-        try:
-            server = _MotoServer(f"http://127.0.0.1:{port}", bool(scratch))
-            for _ in range(100):
-                try:
-                    server.reset()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            yield server
-        finally:
-            stop_process(process)
-
-    @pytest.fixture(scope="session")
-    def _moto_server() -> Iterator[_MotoServer]:
-        yield from _start("frozen")
-
-    @pytest.fixture(scope="session")
-    def _moto_wall_server() -> Iterator[_MotoServer]:
-        yield from _start("wall")
-
-    @pytest.fixture
-    def sqs_server(_moto_server: _MotoServer) -> _MotoServer:
-        _moto_server.reset()
-        return _moto_server
-
-    @pytest.fixture
-    def wall_server(_moto_wall_server: _MotoServer) -> _MotoServer:
-        _moto_wall_server.reset()
-        return _moto_wall_server
+@pytest.fixture
+def wall_server(_wall_server: Any) -> Any:
+    """A server on the wall clock, emptied for each test: for tests where real processes wait on
+    each other (on a frozen clock every empty long poll would move time for everyone)."""
+    _wall_server.reset()
+    return _wall_server
