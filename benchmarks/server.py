@@ -102,6 +102,12 @@ class Figures:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    cpu: float = 0.0  # CPU seconds the server used
+
+    @property
+    def cpu_per_call(self) -> float:
+        """The server's own CPU time per call, in µs: what load on the machine changes least."""
+        return self.cpu / self.calls * 1e6 if self.calls else float("nan")
 
     @property
     def per_second(self) -> float:
@@ -148,14 +154,29 @@ async def cycle_worker(host: str, port: int, name: str, seconds: float, figures:
         connection.close()
 
 
-async def measure(host: str, port: int, seconds: float, tag: str) -> Figures:
+async def measure(
+    host: str, port: int, seconds: float, tag: str, pid: int | None = None
+) -> Figures:
     figures = Figures()
+    cpu = cpu_seconds(pid)
     started = time.perf_counter()
     await asyncio.gather(
         *(cycle_worker(host, port, f"{tag}-{i}", seconds, figures) for i in range(CONNECTIONS))
     )
     figures.seconds = time.perf_counter() - started
+    figures.cpu = cpu_seconds(pid) - cpu
     return figures
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (0 where unknown)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- servers ------------------------------------------------------------------------------------
@@ -212,7 +233,8 @@ def start_moto() -> ServerProcess:
 def fmt(figures: Figures) -> str:
     return (
         f"{figures.per_second:8.0f} calls/s   p50 {figures.percentile(50):6.2f} ms   "
-        f"p99 {figures.percentile(99):7.2f} ms   errors {figures.errors}"
+        f"p99 {figures.percentile(99):7.2f} ms   server CPU {figures.cpu_per_call:6.0f} µs/call"
+        f"   errors {figures.errors}"
     )
 
 
@@ -223,7 +245,9 @@ def throughput(seconds: float, rounds: int) -> tuple[Figures, Figures]:
         for round_number in range(rounds):
             for server in (sqsmock_server, moto_server):
                 figures = asyncio.run(
-                    measure("127.0.0.1", server.port, seconds, f"r{round_number}")
+                    measure(
+                        "127.0.0.1", server.port, seconds, f"r{round_number}", server.process.pid
+                    )
                 )
                 results[server.name].append(figures)
                 print(f"  round {round_number + 1} {server.name:8s} {fmt(figures)}", flush=True)
@@ -237,7 +261,7 @@ def throughput(seconds: float, rounds: int) -> tuple[Figures, Figures]:
     return median(results["sqsmock"]), median(results["moto"])
 
 
-async def _with_long_polls(port: int, seconds: float) -> tuple[Figures, int]:
+async def _with_long_polls(port: int, pid: int, seconds: float) -> tuple[Figures, int]:
     host = "127.0.0.1"
     setup = Connection(host, port)
     _, answer = await setup.call("CreateQueue", {"QueueName": "idle"})
@@ -259,7 +283,7 @@ async def _with_long_polls(port: int, seconds: float) -> tuple[Figures, int]:
         if waiting >= LONG_POLLS:
             break
         await asyncio.sleep(0.02)
-    figures = await measure(host, port, seconds, "busy")
+    figures = await measure(host, port, seconds, "busy", pid)
     with urllib.request.urlopen(f"http://{host}:{port}/_sqsmock/queues", timeout=5) as r:
         still = sum(q["long_polls_waiting"] for q in json.loads(r.read()))
     for _, writer in polls:
@@ -270,7 +294,7 @@ async def _with_long_polls(port: int, seconds: float) -> tuple[Figures, int]:
 def long_polls(seconds: float) -> tuple[Figures, int]:
     server = start_sqsmock()
     try:
-        return asyncio.run(_with_long_polls(server.port, seconds))
+        return asyncio.run(_with_long_polls(server.port, server.process.pid, seconds))
     finally:
         server.stop()
 
@@ -301,6 +325,8 @@ def main() -> None:
     print(f"  moto     {fmt(theirs)}")
     verdict = "PASS" if ratio >= 5 else "MISS"
     print(f"  throughput ratio sqsmock/moto: {ratio:.1f}x (target >= 5x) {verdict}")
+    cpu_ratio = theirs.cpu_per_call / ours.cpu_per_call if ours.cpu_per_call else float("nan")
+    print(f"  server CPU per call, moto/sqsmock: {cpu_ratio:.1f}x")
     p99 = busy.percentile(99)
     verdict = "PASS" if p99 <= 50 and waiting >= LONG_POLLS else "MISS"
     print(f"  p99 with {LONG_POLLS} long polls waiting: {p99:.2f} ms (target <= 50 ms) {verdict}")

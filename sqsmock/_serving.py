@@ -21,8 +21,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ._engine import Backend, Clock, MessageView, make_clock
-from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION
+from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, check_region
 from ._runtime import Runtime
+from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -43,7 +44,8 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _check_options(account_id: Any, namespace: Any, port: Any) -> None:
+def _check_options(region: Any, account_id: Any, namespace: Any, port: Any) -> None:
+    check_region(region)
     if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
         raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
     if not isinstance(namespace, str) or not namespace:
@@ -64,16 +66,19 @@ class SqsServer:
         account_id: str = DEFAULT_ACCOUNT,
         clock: str | Clock | None = "wall",
         persistence: Any = None,
-        namespace: str = DEFAULT_NAMESPACE,
+        namespace: str | None = None,
+        persistence_timeout: float = DEFAULT_TIMEOUT,
         read_timeout: float = 30.0,
         idle_timeout: float = 75.0,
     ) -> None:
-        _check_options(account_id, namespace, port)
+        namespace = default_namespace() if namespace is None else namespace
+        _check_options(region, account_id, namespace, port)
         make_clock(clock)  # reject a bad clock option now, not at start()
         self.region = region
         self.account_id = account_id
         self.persistence = persistence
         self.namespace = namespace
+        self.persistence_timeout = check_timeout(persistence_timeout)
         self._host = host
         self._port = port
         self._clock_option = clock
@@ -100,6 +105,7 @@ class SqsServer:
                 clock=self._clock_option,
                 persistence=self.persistence,
                 namespace=self.namespace,
+                persistence_timeout=self.persistence_timeout,
             )
             server = SqsHttpServer(
                 runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
@@ -171,6 +177,17 @@ class SqsServer:
     ) -> None:
         self.stop()
 
+    async def __aenter__(self) -> SqsServer:
+        return self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
     # -- where it listens -------------------------------------------------------------------
 
     @property
@@ -232,7 +249,8 @@ def serve(**options: Any) -> SqsServer:
     Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
     ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
     ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
-    client: state survives restarts) and ``namespace``, as for ``mock_sqs``; ``read_timeout``
+    client: state survives restarts), ``namespace`` and ``persistence_timeout``, as for
+    ``mock_sqs``; ``read_timeout``
     and ``idle_timeout`` (seconds a request body may take, a connection may idle).
     """
     return SqsServer(**options)
@@ -298,7 +316,7 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
-        _check_options(args.account_id, args.namespace, args.port)
+        _check_options(args.region, args.account_id, args.namespace, args.port)
     except ValueError as error:
         print(f"sqsmock: {error}", file=sys.stderr)
         return 2
@@ -329,7 +347,10 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
+        try:
+            loop.add_signal_handler(signum, stopping.set)
+        except NotImplementedError:  # Windows: no signal handlers on the event loop
+            signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stopping.set))
     shown = f"[{server.host}]" if ":" in server.host else server.host
     endpoint = f"http://{shown}:{server.port}"
     print(

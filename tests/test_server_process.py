@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -27,10 +28,13 @@ class ServeProcess:
     """A running ``python -m sqsmock serve``; ``endpoint`` from the line it prints."""
 
     def __init__(self, *args: str) -> None:
+        # stderr to a file, not a pipe (a full pipe would block the server); kept until the
+        # test ends, for its assertions.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "sqsmock", "serve", "--port", "0", *args],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.log,
             cwd=ROOT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
@@ -46,9 +50,13 @@ class ServeProcess:
             raise AssertionError("sqsmock serve printed no endpoint")
         line = stdout.readline().decode()
         if not line:
-            _, err = self.process.communicate(timeout=10)
-            raise AssertionError(f"sqsmock serve ended: {err.decode()}")
+            self.process.wait(10)
+            raise AssertionError(f"sqsmock serve ended: {self.stderr()}")
         return line.strip()
+
+    def stderr(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode()
 
     def stop(self, signum: int = signal.SIGTERM, timeout: float = 20) -> int:
         self.process.send_signal(signum)
@@ -61,9 +69,8 @@ class ServeProcess:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 @pytest.fixture
@@ -73,6 +80,7 @@ def started() -> Iterator[list[ServeProcess]]:
     yield processes
     for process in processes:
         process.kill()
+        process.log.close()
 
 
 def serve(started: list[ServeProcess], *args: str) -> ServeProcess:
@@ -113,6 +121,7 @@ def test_options_reach_the_server(started: list[ServeProcess]) -> None:
     url = client(server.endpoint, "eu-west-1").create_queue(QueueName="q")["QueueUrl"]
     assert url == f"{server.endpoint}/queue/eu-west-1/210987654321/q"
     assert server.stop() == 0
+    assert "CreateQueue (json) 200: ok" in server.stderr()  # --log-level debug shows calls
 
 
 def test_listening_on_every_interface(started: list[ServeProcess]) -> None:
@@ -232,3 +241,35 @@ def test_calls_under_way_finish_before_exit(started: list[ServeProcess], namespa
     assert answered > 0
     assert queue["messages"]["visible"] == answered
     assert second.stop() == 0
+
+
+def test_long_polls_with_a_store_hold_no_thread_each(namespace: str) -> None:
+    import threading
+
+    import sqsmock
+
+    with sqsmock.serve(port=0, persistence=REDIS_URL, namespace=namespace) as server:
+        sqs = client(server.endpoint_url)
+        url = sqs.create_queue(QueueName="q")["QueueUrl"]
+        threads_before = threading.active_count()
+        with ThreadPoolExecutor(40) as pool:
+            polls = [
+                pool.submit(client(server.endpoint_url).receive_message, QueueUrl=url,
+                            WaitTimeSeconds=20)
+                for _ in range(40)
+            ]  # fmt: skip
+            wait_until(lambda: waiting_polls(server.endpoint_url) == 40)
+            # 40 client threads; the server adds at most its small pool for store I/O.
+            assert threading.active_count() - threads_before <= 40 + 8
+            started = time.monotonic()
+            sqs.send_message(QueueUrl=url, MessageBody="wake")
+            wait_until(lambda: waiting_polls(server.endpoint_url) == 39)
+            server.clock.advance(20)
+            answers = [poll.result(timeout=10) for poll in polls]
+        assert time.monotonic() - started < 10
+        assert sum(len(answer.get("Messages", [])) for answer in answers) == 1
+        admin(server.endpoint_url, "POST", "reset")
+        assert server.backend.queues() == []
+    # The reset reached the store: a server started on it again has nothing.
+    with sqsmock.serve(port=0, persistence=REDIS_URL, namespace=namespace) as again:
+        assert again.backend.queues() == []

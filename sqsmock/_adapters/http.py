@@ -121,11 +121,17 @@ class SqsHttpServer:
             lingering_time=1.0,
             access_log=None,
         )
-        self._listener = await loop.create_server(
-            self._web, host, port, reuse_address=True, backlog=1024
-        )
-        sockname = self._listener.sockets[0].getsockname()
-        self.host, self.port = host, int(sockname[1])
+        listener = await loop.create_server(self._web, host, port, reuse_address=True, backlog=1024)
+        ports = {int(sock.getsockname()[1]) for sock in listener.sockets}
+        if len(ports) > 1:  # port 0 on a name with several addresses (localhost: v4 and v6)
+            chosen = int(listener.sockets[0].getsockname()[1])
+            listener.close()
+            await listener.wait_closed()
+            listener = await loop.create_server(
+                self._web, host, chosen, reuse_address=True, backlog=1024
+            )
+        self._listener = listener
+        self.host, self.port = host, int(listener.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
         """Stop listening, end long polls (they answer empty), finish the calls under way, and
@@ -143,7 +149,7 @@ class SqsHttpServer:
             listener.close()
         backend = self.runtime.backend_or_none
         if backend is not None:
-            backend.close()  # long polls end now; other calls still run
+            backend.end_waits()  # long polls end now; other calls still run and write
         if self._in_flight:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._idle.wait(), self.shutdown_timeout)
@@ -223,11 +229,19 @@ class SqsHttpServer:
             )
             result = await runtime.call_async(parsed.operation, parsed.params, parsed.caller)
             failed = result.error
-            self.metrics.count(result.operation, "ok" if failed is None else failed.shape)
+            outcome = "ok" if failed is None else failed.shape
+            self.metrics.count(result.operation, outcome)
+            if log.isEnabledFor(logging.DEBUG):  # `sqsmock serve --log-level debug`
+                log.debug(
+                    "%s (%s) %s: %s", result.operation, parsed.protocol, result.status, outcome
+                )
             return _response(render(parsed.protocol, result))
         except SqsError as error:
             self.metrics.count("", error.shape)
+            log.debug("refused %s %s: %s", request.method, request.path, error)
             return _response(error_answer(http, error))
+        except ConnectionError:  # the client went away: nobody to answer, nothing to log
+            raise
         except Exception:
             log.exception("sqsmock failed to answer %s %s", request.method, request.path)
             fault = SqsError(
@@ -249,8 +263,10 @@ class SqsHttpServer:
             return self._refuse(http, SqsError("RequestTimeout", seconds=f"{self.read_timeout:g}"))
         except (ConnectionError, asyncio.CancelledError):
             raise
-        except Exception as error:  # a broken chunked encoding, a body cut short
-            reason = str(error) or type(error).__name__
+        except Exception as error:  # a broken chunked encoding or compression, a body cut short
+            reason = str(error).strip().replace("\n", " ") or type(error).__name__
+            # Nothing more can be read: close after answering instead of lingering to read on.
+            request.content.feed_eof()
             return self._refuse(http, SqsError("MalformedHttpRequest", reason=reason))
 
     def _refuse(self, http: HttpRequest, error: SqsError) -> web.StreamResponse:
@@ -278,6 +294,8 @@ class SqsHttpServer:
             return response
         except _AdminError as error:
             return _json({"error": error.text}, error.status)
+        except ConnectionError:
+            raise
         except Exception:
             log.exception("sqsmock failed to answer %s %s", method, request.path)
             return _json({"error": "internal failure; see the server's log"}, 500)
@@ -481,6 +499,18 @@ def _response(answer: HttpAnswer) -> web.Response:
 
 
 class _Connection(RequestHandler):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        # aiohttp < 3.10 starts its idle timer only after a first request: a client that
+        # opens a connection and dawdles over the first request's head is cut off here.
+        timeout = self.keepalive_timeout
+        if getattr(self, "_keepalive_handle", True) is None and timeout:
+            asyncio.get_running_loop().call_later(timeout, self._first_head_timeout)
+
+    def _first_head_timeout(self) -> None:
+        if getattr(self, "_request_count", 1) == 0 and self.transport is not None:
+            self.force_close()
+
     def handle_error(
         self,
         request: BaseRequest,
@@ -490,7 +520,10 @@ class _Connection(RequestHandler):
     ) -> web.StreamResponse:
         """aiohttp could not read a request (or, never expected, a handler raised): an SQS
         error in the query protocol's format, since the protocol could not be known."""
-        if status >= 500:
+        if isinstance(exc, ConnectionError):  # the client went away mid-request
+            log.debug("connection lost: %s", exc)
+            error = SqsError("MalformedHttpRequest", reason="connection lost")
+        elif status >= 500:
             log.error("sqsmock failed to answer a request", exc_info=exc)
             error = SqsError("InternalFailure")
         else:

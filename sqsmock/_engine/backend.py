@@ -171,12 +171,17 @@ class Backend:
     def close(self) -> None:
         """The mock stopped: end waiting long polls (they answer empty), stop listening, and
         release the store (its namespace's lease)."""
+        self.end_waits()
+        if self.store is not None:
+            self.store.close()
+
+    def end_waits(self) -> None:
+        """End waiting long polls (they answer empty), leaving the store open: a server that is
+        stopping does this first, then lets the calls under way finish writing."""
         self.clock.unsubscribe(self._wake_all)
         for queue in self.queues():
             queue.closed = True  # not deleted: a call still under way writes through as usual
             queue.notify()
-        if self.store is not None:
-            self.store.close()
 
     # -- lookups ----------------------------------------------------------------------------
 
