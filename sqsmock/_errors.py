@@ -382,6 +382,23 @@ ERRORS: dict[str, ErrorSpec] = {
         400,
         "The request body is not a valid UTF-8 form: {reason}.",
     ),
+    # --- fault injection ----------------------------------------------------------------------
+    # Answered only when a test asks for them (``faults.add``): SDKs retry these by themselves.
+    "ServiceUnavailable": ErrorSpec(
+        "ServiceUnavailable",
+        "ServiceUnavailable",
+        503,
+        "The request has failed due to a temporary failure of the server.",
+    ),
+    "InternalError": ErrorSpec(
+        "InternalError", "InternalError", 500, "We encountered an internal error. Please try again."
+    ),
+    "RequestThrottled": ErrorSpec(
+        "RequestThrottled", "RequestThrottled", 403, "Request is throttled."
+    ),
+    "ThrottlingException": ErrorSpec(
+        "ThrottlingException", "ThrottlingException", 400, "Rate exceeded"
+    ),
 }
 
 

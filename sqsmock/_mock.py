@@ -14,13 +14,19 @@ import inspect
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import wrapt
 
 from ._adapters import botocore as _botocore
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
+from ._testing.chaos import Delivery, as_delivery
+from ._testing.faults import Faults
+from ._testing.journal import DEFAULT_LIMIT, Journal
+
+if TYPE_CHECKING:
+    from ._testing.lambda_events import LambdaRun
 
 __all__ = ["MockSQS", "mock_sqs"]
 
@@ -43,6 +49,8 @@ class MockSQS:
         clock: str | Clock | None = "wall",
         persistence: Any = None,
         namespace: str = DEFAULT_NAMESPACE,
+        journal_limit: int | None = DEFAULT_LIMIT,
+        delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
@@ -53,6 +61,9 @@ class MockSQS:
         self.account_id = account_id
         self.persistence = persistence
         self.namespace = namespace
+        Journal(journal_limit)  # reject a bad limit now
+        self.journal_limit = journal_limit
+        self.delivery = as_delivery(delivery)
         self._clock_option = clock
         self._runtime: Runtime | None = None
         self._depth = 0
@@ -70,6 +81,8 @@ class MockSQS:
                     clock=self._clock_option,
                     persistence=self.persistence,
                     namespace=self.namespace,
+                    journal_limit=self.journal_limit,
+                    delivery=self.delivery,
                 )
                 _botocore.activate(self._runtime)
             self._depth += 1
@@ -138,6 +151,70 @@ class MockSQS:
     def peek(self, queue: str) -> list[MessageView]:
         """Every message of ``queue`` (URL or name), without changing anything."""
         return self.runtime.peek(queue)
+
+    # -- testing failure ----------------------------------------------------------------------
+
+    @property
+    def calls(self) -> Journal:
+        """Every SQS call answered, in order: ``calls.of("SendMessage")``, ``calls.clear()``."""
+        return self.runtime.journal
+
+    @property
+    def faults(self) -> Faults:
+        """Fault injection: ``faults.add(operation, error=..., times=... | probability=...)``."""
+        return self.runtime.faults
+
+    def chaos(
+        self,
+        *,
+        duplicates: float = 0.0,
+        reorder: float = 0.0,
+        empty_receives: float = 0.0,
+        seed: int | str | None = None,
+        queue: str | None = None,
+    ) -> Delivery:
+        """At-least-once delivery on standard queues (all, or the one named ``queue``): each
+        argument a probability -- a message delivered again later, a receive's messages
+        shuffled, a short poll answering empty while messages wait. ``seed`` makes it
+        repeatable. Returns the settings in force (with the seed chosen, if none was given);
+        ``chaos()`` with no probabilities ends them."""
+        delivery = Delivery(duplicates, reorder, empty_receives, seed)
+        found = self.runtime.chaos.set(delivery if delivery.any else None, queue)
+        return found if found is not None else delivery
+
+    def lambda_event(self, queue: str, max_messages: int = 10) -> dict[str, Any]:
+        """Receive up to ``max_messages`` from ``queue`` and return them as the event Lambda's
+        SQS event source hands a function (``{"Records": [...]}``)."""
+        from ._testing.lambda_events import lambda_event
+
+        return lambda_event(self.runtime, queue, max_messages)
+
+    def run_lambda(
+        self,
+        handler: Callable[[dict[str, Any], Any], Any],
+        queue: str,
+        *,
+        batch_size: int = 10,
+        report_batch_item_failures: bool = True,
+        context: Any = None,
+        max_batches: int | None = None,
+    ) -> LambdaRun:
+        """Drive ``handler(event, context)`` as a Lambda event-source mapping on ``queue`` would
+        until the queue has nothing visible: receive a batch, invoke, delete what succeeded.
+        Messages the handler reports in ``batchItemFailures`` (or all of a batch when it
+        raises) stay and come back after their visibility timeout -- or go to the dead-letter
+        queue by the redrive policy. Returns a summary (``LambdaRun``)."""
+        from ._testing.lambda_events import run_lambda
+
+        return run_lambda(
+            self.runtime,
+            handler,
+            queue,
+            batch_size=batch_size,
+            report_batch_item_failures=report_batch_item_failures,
+            context=context,
+            max_batches=max_batches,
+        )
 
     # -- decorating -------------------------------------------------------------------------
 
@@ -214,6 +291,8 @@ def mock_sqs(
     clock: str | Clock | None = "wall",
     persistence: Any = None,
     namespace: str = DEFAULT_NAMESPACE,
+    journal_limit: int | None = DEFAULT_LIMIT,
+    delivery: Delivery | dict[str, Any] | None = None,
 ) -> MockSQS: ...
 
 
@@ -225,7 +304,10 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
     (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
     ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
-    survives restarts) and ``namespace`` (the Redis key prefix, default ``sqsmock:``).
+    survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``),
+    ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no limit, 0: none) and
+    ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once delivery on standard
+    queues, see ``chaos()``).
     """
     mock = MockSQS(**options)
     return mock if target is None else mock(target)
