@@ -16,10 +16,12 @@ What it does:
    ``moto.core.DEFAULT_ACCOUNT_ID``, constants of ``moto.sqs.models``) resolve as usual; but only
    sqsmock answers SQS calls.
 4. Deselects the tests listed in ``DESELECTED``, each with a one-line reason of one of two kinds:
-   ``moto differs from AWS: ...`` (sqsmock follows AWS, citing the section of the behaviour
+   ``moto differs from AWS: ...`` (sqsmock follows AWS; the reason names what AWS answers and
+   where that fact comes from: an answer recorded from real SQS, or the section of the behaviour
    reference) or ``not applicable: ...`` (the test looks at moto itself, not at SQS).
-5. Prints a summary line and exits non-zero when any test that is not deselected fails, or when a
-   ``DESELECTED`` entry no longer matches any test.
+5. Prints a summary line and exits non-zero when any test that is not deselected fails, when a
+   ``DESELECTED`` entry no longer matches any test, or when a test deselected as "moto differs
+   from AWS" is one moto marks ``aws_verified`` (it passes against real AWS, so sqsmock is wrong).
 """
 
 from __future__ import annotations
@@ -84,20 +86,31 @@ SKIPPED_MODULES = {
 DIFFERS = "moto differs from AWS: "
 NOT_APPLICABLE = "not applicable: "
 
+
+def differs(aws: str, moto: str, source: str) -> str:
+    """A "moto differs from AWS" reason: what AWS answers, where that fact comes from, what moto
+    answers. ``source``: "AWS-recorded, §N" for an answer recorded from real SQS, or the section
+    of the behaviour reference (sqs-behaviour.md) that states it from the SQS API reference."""
+    return f"{DIFFERS}AWS answers {aws} ({source}); moto {moto}"
+
+
 # Deselected tests: "module.py::test_name" (every parametrization) or
-# "module.py::test_name[param]" (one). Each reason starts with DIFFERS or NOT_APPLICABLE; the
-# sections (§) are those of sqs-behaviour.md, the reference of real SQS behaviour that sqsmock
-# is measured against.
-_SPACED_NAME = (
-    DIFFERS
-    + 'the queue attribute "VisibilityTimeout " (trailing space) is unknown, so CreateQueue '
-    'answers InvalidAttributeName "Unknown Attribute VisibilityTimeout ." (§1, §2); moto strips '
-    "the space and applies the timeout"
+# "module.py::test_name[param]" (one). Each reason starts with DIFFERS or NOT_APPLICABLE.
+# A DIFFERS reason names the AWS answer and its source: an answer recorded from real SQS
+# ("AWS-recorded") where there is one, else the section (§) of sqs-behaviour.md, the reference of
+# real SQS behaviour that sqsmock is measured against. None of the tests deselected here is one
+# that moto marks ``aws_verified`` (run against real AWS by moto's maintainers).
+_SPACED_NAME = differs(
+    'InvalidAttributeName "Unknown Attribute VisibilityTimeout ." to CreateQueue with the '
+    'attribute "VisibilityTimeout " (trailing space): an unknown attribute name',
+    "strips the space and applies the timeout",
+    "§1 table, §2",
 )
-_RECEIPT_MESSAGE = (
-    DIFFERS + "a malformed receipt handle answers ReceiptHandleIsInvalid with the message "
-    "'The input receipt handle \"<handle>\" is not a valid receipt handle.' (§1); moto says "
-    '"The input receipt handle is invalid."'
+_RECEIPT_MESSAGE = differs(
+    'ReceiptHandleIsInvalid \'The input receipt handle "<handle>" is not a valid receipt '
+    "handle.' to a malformed receipt handle",
+    'says "The input receipt handle is invalid."',
+    "§1 table",
 )
 _MOTO_BACKEND = (
     NOT_APPLICABLE + "reads the queue object of moto's backend (moto.sqs.models.sqs_backends)"
@@ -106,55 +119,65 @@ _MOTO_HELPER = (
     NOT_APPLICABLE + "unit test of moto's Queue._is_empty_redrive_policy helper; makes no SQS call"
 )
 DESELECTED: dict[str, str] = {
-    "test_sqs.py::test_change_message_visibility_on_old_message": (
-        DIFFERS + "ChangeMessageVisibility with a receipt handle whose visibility lapsed (the "
-        "message was received again since) is accepted and changes nothing (§5); moto applies "
-        "the new timeout to the message"
+    "test_sqs.py::test_message_delay_is_more_than_15_minutes": differs(
+        'InvalidParameterValue "Value <id> for parameter MessageDeduplicationId is invalid. '
+        'Reason: The request include parameter that is not valid for this queue type." to a '
+        "standard queue given MessageDeduplicationId (a FIFO-only parameter)",
+        "accepts it and returns it as an attribute",
+        "§3, §6",
     ),
-    "test_sqs.py::test_message_delay_is_more_than_15_minutes": (
-        DIFFERS + "a standard queue refuses MessageDeduplicationId with InvalidParameterValue "
-        '"...Reason: The request include parameter that is not valid for this queue type." '
-        "(the parameter applies only to FIFO queues, §3/§6); moto accepts and returns it"
+    "test_sqs.py::test_create_queue_with_different_attributes_fail": differs(
+        'InvalidAttributeName "Unknown Attribute FifoQueue." to CreateQueue of a standard queue '
+        'with a FifoQueue attribute ("tru")',
+        "creates the queue",
+        "§2",
     ),
-    "test_sqs.py::test_create_queue_with_different_attributes_fail": (
-        DIFFERS + 'CreateQueue of a standard queue with a FifoQueue attribute ("tru") answers '
-        'InvalidAttributeName "Unknown Attribute FifoQueue." (§2); moto creates the queue'
+    "test_sqs.py::test_create_fifo_queue_with_dlq": differs(
+        'InvalidAttributeName "Unknown Attribute FifoQueue." to CreateQueue of a standard queue '
+        'with FifoQueue "false"',
+        "creates the queue",
+        "§2",
     ),
-    "test_sqs.py::test_create_fifo_queue_with_dlq": (
-        DIFFERS + 'CreateQueue of a standard queue with FifoQueue "false" answers '
-        'InvalidAttributeName "Unknown Attribute FifoQueue." (§2); moto creates the queue'
+    "test_sqs.py::test_message_retention_period": differs(
+        'InvalidAttributeValue "Invalid value for the parameter MessageRetentionPeriod." to '
+        "MessageRetentionPeriod 1 (the range is 60-1209600)",
+        "keeps messages for 1 second",
+        "§2",
     ),
-    "test_sqs.py::test_message_retention_period": (
-        DIFFERS + "MessageRetentionPeriod ranges over 60-1209600, so 1 answers "
-        "InvalidAttributeValue (§2); moto keeps messages for 1 second"
+    "test_sqs.py::test_message_with_invalid_attributes": differs(
+        "success to a message attribute named 'öther_encodings' (names may contain unicode "
+        "letters)",
+        "refuses it",
+        "§3",
     ),
-    "test_sqs.py::test_message_with_invalid_attributes": (
-        DIFFERS + "message attribute names may contain unicode letters, so 'öther_encodings' is "
-        "accepted (§3); moto refuses it"
+    "test_sqs.py::test_message_with_attributes_invalid_datatype": differs(
+        "InvalidParameterValue \"The type of message (user) attribute 'timestamp' is invalid. "
+        'You must use only the following supported type prefixes: Binary, Number, String." to '
+        "an unknown DataType",
+        "keeps an older wording",
+        "§3",
     ),
-    "test_sqs.py::test_message_with_attributes_invalid_datatype": (
-        DIFFERS + 'an unknown DataType answers InvalidParameterValue "The type of message (user) '
-        "attribute 'timestamp' is invalid. You must use only the following supported type "
-        'prefixes: Binary, Number, String." (§3 data types; the wording SQS answers today, moto '
-        "keeps an older one)"
+    "test_sqs.py::test_get_queue_attributes": differs(
+        'RedrivePolicy as compact JSON, {"deadLetterTargetArn":"<arn>","maxReceiveCount":2}',
+        "(and the test) expects the spacing of Python's json.dumps",
+        "§7",
     ),
-    "test_sqs.py::test_get_queue_attributes": (
-        DIFFERS + "GetQueueAttributes returns RedrivePolicy re-rendered as compact JSON, "
-        '{"deadLetterTargetArn":"<arn>","maxReceiveCount":2} (§7); the test expects the spacing '
-        "of Python's json.dumps"
+    "test_sqs.py::test_permissions": differs(
+        'a Policy with "Version": "2008-10-17" to AddPermission',
+        'writes "2012-10-17"',
+        "§2",
     ),
-    "test_sqs.py::test_permissions": (
-        DIFFERS + 'AddPermission writes a Policy with "Version": "2008-10-17" (§2); moto writes '
-        '"2012-10-17"'
+    "test_sqs.py::test_remove_permission_errors": differs(
+        "InvalidParameterValue \"Value test for parameter Label is invalid. Reason: can't find "
+        'label." to RemovePermission of an unknown label',
+        'adds "on existing policy"',
+        "§2",
     ),
-    "test_sqs.py::test_remove_permission_errors": (
-        DIFFERS + 'RemovePermission of an unknown label answers InvalidParameterValue "Value test '
-        'for parameter Label is invalid. Reason: can\'t find label." (§2); moto adds "on '
-        'existing policy"'
-    ),
-    "test_sqs.py::test_send_messages_to_fifo_without_message_group_id": (
-        DIFFERS + "a FIFO SendMessageBatch entry without MessageGroupId fails the whole request "
-        "with InvalidParameterValue (§4); moto answers MissingParameter"
+    "test_sqs.py::test_send_messages_to_fifo_without_message_group_id": differs(
+        "InvalidParameterValue for the whole request to a FIFO SendMessageBatch with an entry "
+        "without MessageGroupId",
+        "answers MissingParameter",
+        "§4",
     ),
     "test_sqs.py::test_fifo_queue_send_duplicate_messages_after_deduplication_time_limit": (
         NOT_APPLICABLE + "shortens the deduplication window by patching "
@@ -296,6 +319,8 @@ class Shim:
         self.outcomes: dict[str, str] = {}
         self.deselected: list[tuple[str, str]] = []
         self.unmatched: list[str] = []
+        # "moto differs from AWS" entries on tests moto ran against real AWS: a contradiction.
+        self.verified: list[str] = []
 
     def pytest_configure(self, config: Any) -> None:
         # Before collection imports the test modules (and tests/__init__.py), which bind
@@ -326,6 +351,8 @@ class Shim:
                 used.add(key)
                 drop.append(item)
                 self.deselected.append((exact, DESELECTED[key]))
+                if DESELECTED[key].startswith(DIFFERS) and item.get_closest_marker("aws_verified"):
+                    self.verified.append(exact)
         self.unmatched = sorted(set(DESELECTED) - used)
         if drop:
             config.hook.pytest_deselected(items=drop)
@@ -350,6 +377,10 @@ class Shim:
         if self.unmatched:
             terminalreporter.section("stale DESELECTED entries (match no test)")
             for test_id in self.unmatched:
+                write(test_id)
+        if self.verified:
+            terminalreporter.section("DESELECTED as differing from AWS, but verified against AWS")
+            for test_id in self.verified:
                 write(test_id)
 
     def counts(self) -> dict[str, int]:
@@ -394,6 +425,12 @@ def main(argv: list[str]) -> int:
     if shim.unmatched:
         print(f"moto_suite: {len(shim.unmatched)} DESELECTED entries match no test")
         return 3
+    if shim.verified:
+        print(
+            f"moto_suite: {len(shim.verified)} tests deselected as differing from AWS are marked "
+            "aws_verified by moto (they pass against AWS): fix sqsmock, then drop the entries"
+        )
+        return 4
     if c["failed"]:
         return 1
     return 0 if status in (0, 5) else int(status)

@@ -178,6 +178,7 @@ ERRORS: dict[str, ErrorSpec] = {
     "TagValueTooLong": _invalid("Tag value for key {key} must be at most 256 characters long."),
     "TooManyTags": _invalid("Too many tags added for queue {queue}."),
     "NoTagKeys": _invalid("Tag keys must be between 1 and 128 characters in length."),
+    "TagNotUnicode": _invalid("Tag {key} must have a key and a value of valid Unicode text."),
     # --- Sending: body, size, delay, FIFO group and deduplication -----------------------------
     "InvalidMessageContents": ErrorSpec(
         "InvalidMessageContents",
@@ -187,6 +188,11 @@ ERRORS: dict[str, ErrorSpec] = {
     ),
     "MessageTooLong": _invalid(
         "One or more parameters are invalid. Reason: Message must be shorter than {limit} bytes."
+    ),
+    # The same check inside SendMessageBatch is worded differently (recorded from SQS).
+    "MessageTooLongInBatch": _invalid(
+        "One or more parameters cannot be validated. Reason: Message must be shorter than "
+        "{limit} bytes."
     ),
     "DelaySecondsOutOfRange": _bad_value("DelaySeconds", "DelaySeconds must be >= 0 and <= 900."),
     # MessageGroupId, MessageDeduplicationId and ReceiveRequestAttemptId share this rule.
@@ -241,12 +247,11 @@ ERRORS: dict[str, ErrorSpec] = {
         "Value {value} of message (user) attribute '{name}' is out of range."
     ),
     "BinaryValueNotBase64": _invalid("BinaryValue must be base64-encoded."),
-    "InvalidAttributeContents": ErrorSpec(
-        "InvalidMessageContents",
-        "InvalidMessageContents",
-        400,
+    # Unlike the body (InvalidMessageContents), an attribute value with a forbidden character
+    # answers InvalidParameterValue (recorded from SQS).
+    "InvalidAttributeContents": _invalid(
         "Invalid binary character '{char}' was found in the value of message attribute '{name}', "
-        + _ALLOWED_CHARACTERS,
+        + _ALLOWED_CHARACTERS
     ),
     # --- Message system attributes ------------------------------------------------------------
     "MessageSystemAttributesNotMap": _invalid("MessageSystemAttributes must be a map."),

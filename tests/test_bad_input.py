@@ -70,7 +70,7 @@ def test_lone_surrogate_in_a_custom_data_type_is_rejected(sqs_client: Any, url: 
     assert error["Code"] == "InvalidParameterValue"
 
 
-def test_forbidden_character_in_the_trace_header_is_invalid_contents(
+def test_forbidden_character_in_the_trace_header_is_invalid_parameter_value(
     sqs_client: Any, url: str
 ) -> None:
     error = error_of(
@@ -82,7 +82,7 @@ def test_forbidden_character_in_the_trace_header_is_invalid_contents(
             },
         )
     )
-    assert error["Code"] == "InvalidMessageContents"
+    assert error["Code"] == "InvalidParameterValue"
 
 
 def test_bad_entries_fail_alone_in_a_batch(sqs_client: Any, url: str) -> None:

@@ -420,15 +420,27 @@ def test_superseded_receipt_still_deletes_on_a_standard_queue() -> None:
     assert queue.counts() == (0, 0, 0)
 
 
-def test_superseded_receipt_changes_nothing_on_visibility() -> None:
+def test_superseded_receipt_changes_the_visibility_on_a_standard_queue() -> None:
+    """Recorded from SQS: an older handle of a message received again applies to the message."""
     clock = FrozenClock(start=T0)
     queue = make_queue(clock)
     send(queue, "a")
     old = queue.receive(1, 10)[0].receipt
     clock.advance(10)
     queue.receive(1, 10)
-    assert queue.change_visibility([(old, 0)]) == [None]  # accepted, no change
-    assert queue.counts() == (0, 1, 0)
+    assert queue.change_visibility([(old, 0)]) == [None]
+    assert queue.counts() == (1, 0, 0)
+    assert bodies(queue.receive(1, 10)) == ["a"]
+
+
+def test_lapsed_receipt_changes_nothing_on_a_visible_message() -> None:
+    clock = FrozenClock(start=T0)
+    queue = make_queue(clock)
+    send(queue, "a")
+    old = queue.receive(1, 10)[0].receipt
+    clock.advance(10)
+    assert queue.change_visibility([(old, 600)]) == [None]  # accepted, no change
+    assert queue.counts() == (1, 0, 0)
 
 
 # -- the lock-leak regression ----------------------------------------------------------------

@@ -10,7 +10,7 @@ While at least one mock is active:
 * For such a client, ``BaseClient._convert_to_request_dict`` validates the parameters as
   botocore would (``ParamValidationError`` as usual) but does not serialize them: they are kept
   for the answer, and the request carries only its headers -- nobody will send it.
-* The ``before-call.sqs`` handler (registered last, so handlers that add headers run first)
+* The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
   hands the parameters to the innermost active runtime. Its answer becomes ``(http, parsed)``
   for botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
   errors itself. With no mock active the handler returns None and botocore proceeds as if
@@ -239,7 +239,10 @@ def _hook(client: Any) -> None:
         # botocore wraps the serializer in a validator unless parameter_validation is off.
         validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
         handler = functools.partial(_before_call, validated)
-        events.register_last("before-call.sqs", handler, unique_id="sqsmock-before-call")
+        # On the generic ``before-call``, last: botocore calls the handlers of more specific
+        # events first, so every other before-call handler -- the user's, and botocore's own
+        # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
+        events.register_last("before-call", handler, unique_id="sqsmock-before-call")
         setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 

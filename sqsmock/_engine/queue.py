@@ -442,8 +442,11 @@ class Queue(Journaled):
         return None
 
     def change_visibility(self, changes: Iterable[tuple[str, int]]) -> list[str | None]:
-        """Per (receipt, timeout): ``None`` when applied (or the handle's visibility lapsed),
-        else a reason code: ``"gone"`` (message deleted) or ``"limit"`` (12-hour cap)."""
+        """Per (receipt, timeout): ``None`` when applied (or the message is not in flight),
+        else a reason code: ``"gone"`` (message deleted) or ``"limit"`` (12-hour cap).
+
+        On a standard queue an older handle of a message received again since applies to the
+        message, as SQS does; a FIFO queue heeds only the current handle."""
         results: list[str | None] = []
         with self._session():
             now = self.clock.now()
@@ -454,8 +457,8 @@ class Queue(Journaled):
                 if m is None:
                     results.append("gone")
                     continue
-                if not current or m.state != INFLIGHT:
-                    results.append(None)  # this handle's visibility lapsed: accepted, no change
+                if m.state != INFLIGHT or (self.fifo and not current):
+                    results.append(None)  # accepted, no change
                     continue
                 if now - m.received_at + timeout > MAX_TOTAL_VISIBILITY:
                     results.append("limit")

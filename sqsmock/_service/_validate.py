@@ -11,6 +11,8 @@ from .._errors import SqsError
 __all__ = [
     "batch_entries",
     "check_body_characters",
+    "first_forbidden",
+    "is_encodable",
     "optional_int",
     "required_str",
 ]
@@ -18,6 +20,8 @@ __all__ = [
 _ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 # Characters SQS rejects in bodies and attribute values (XML 1.0 minus the restricted ones).
 _FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# A lone surrogate: JSON can carry it (as an escape), but it is no Unicode text.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def required_str(request: Mapping[str, Any], name: str) -> str:
@@ -49,6 +53,12 @@ def optional_int(
     if not low <= number <= high:
         raise SqsError(error, value=value)
     return number
+
+
+def is_encodable(text: str) -> bool:
+    """Is ``text`` Unicode text (no lone surrogate)? SQS refuses other text wherever it keeps
+    it, and a store could not write it: check every string a queue keeps before it keeps it."""
+    return _SURROGATE.search(text) is None
 
 
 def first_forbidden(text: str) -> str | None:

@@ -130,7 +130,8 @@ def attributes_size(attributes: Mapping[str, Mapping[str, Any]]) -> int:
 
 
 class AttributeFilter:
-    """Which message attributes a receive asked for (``All``, ``.*``, ``prefix.*`` or names)."""
+    """Which message attributes a receive asked for (``All``, ``*``, ``.*``, ``prefix.*`` or
+    names)."""
 
     __slots__ = ("every", "names", "prefixes")
 
@@ -139,7 +140,7 @@ class AttributeFilter:
         self.names: set[str] = set()
         self.prefixes: list[str] = []
         for name in requested:
-            if name in ("All", ".*"):
+            if name in ("All", "*", ".*"):
                 self.every = True
             elif name.endswith(".*"):
                 self.prefixes.append(name[:-2])

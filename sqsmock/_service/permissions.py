@@ -16,7 +16,7 @@ from ._validate import required_str
 __all__: list[str] = []
 
 _LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
-_ACCOUNT = re.compile(r"\d{12}")
+_ACCOUNT = re.compile(r"[0-9]{12}")  # ASCII digits only (\d matches any script's)
 #: Actions a queue owner can share with other accounts.
 SHAREABLE = frozenset(
     {

@@ -14,6 +14,7 @@ from typing import Any
 from .._engine import Backend, Queue
 from .._engine.queue import FIFO_DEFAULT_ATTRIBUTES
 from .._errors import SqsError
+from ._validate import is_encodable
 
 __all__ = ["GETTABLE", "describe", "validate"]
 
@@ -25,6 +26,8 @@ _RANGES: dict[str, tuple[int, int]] = {
     "VisibilityTimeout": (0, 43200),
     "KmsDataKeyReusePeriodSeconds": (60, 86400),
 }
+#: KmsDataKeyReusePeriodSeconds of a queue with a KMS key that was never given one.
+KMS_DATA_KEY_REUSE_DEFAULT = "300"
 _INTEGER = re.compile(r"-?[0-9]+")
 _BOOLEANS = frozenset({"FifoQueue", "ContentBasedDeduplication", "SqsManagedSseEnabled"})
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -75,6 +78,8 @@ def validate(
             raise SqsError("InvalidAttributeName", name=name)
         if not fifo and name in _FIFO_SETTINGS:
             raise SqsError("FifoSettingOnStandardQueue", name=name)
+        if not is_encodable(value):
+            raise SqsError("InvalidAttributeValue", name=name)
         out[name] = _canonical(name, value, fifo=fifo, backend=backend, source_arn=source_arn)
     if fifo and not creating and out.get("FifoQueue") == "false":
         raise SqsError("QueueTypeChange")
@@ -239,6 +244,10 @@ def describe(queue: Queue, names: Iterable[str]) -> dict[str, str]:
         out["QueueArn"] = queue.arn
     with queue.lock:
         current = dict(queue.attributes)
+    if "KmsMasterKeyId" in current:
+        current.setdefault("KmsDataKeyReusePeriodSeconds", KMS_DATA_KEY_REUSE_DEFAULT)
+    else:  # the reuse period shows only while a KMS key is set
+        current.pop("KmsDataKeyReusePeriodSeconds", None)
     for name, value in current.items():
         if every or name in wanted:
             out[name] = value

@@ -14,7 +14,7 @@ from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_body
 from ._registry import Request, Response, action
-from ._validate import batch_entries, check_body_characters, optional_int
+from ._validate import batch_entries, check_body_characters, first_forbidden, optional_int
 from .message_attributes import attributes_size, validate_message_attributes, validate_system
 
 __all__ = ["build_message"]
@@ -30,9 +30,12 @@ def _check_id(name: str, value: Any) -> str:
 
 
 def build_message(
-    call: Call, queue: Queue, params: Mapping[str, Any]
+    call: Call, queue: Queue, params: Mapping[str, Any], *, in_batch: bool = False
 ) -> tuple[Message, int | None]:
-    """A validated message and its per-message delay (None: the queue's), or the SQS error."""
+    """A validated message and its per-message delay (None: the queue's), or the SQS error.
+
+    ``in_batch``: an entry of SendMessageBatch, where SQS words the size error differently.
+    """
     body = params.get("MessageBody")
     if body is None or body == "":
         raise SqsError("MissingParameter", name="MessageBody")
@@ -47,11 +50,13 @@ def build_message(
         md5_system = md5_of_attributes(
             {"AWSTraceHeader": {"DataType": "String", "StringValue": trace}}
         )
-    else:
-        trace = call.header("X-Amzn-Trace-Id") or None
+    else:  # the X-Amzn-Trace-Id header, unless it holds text SQS could not keep
+        header = call.header("X-Amzn-Trace-Id")
+        trace = header if header and first_forbidden(header) is None else None
     size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
     if size > queue.maximum_message_size:
-        raise SqsError("MessageTooLong", limit=queue.maximum_message_size)
+        too_long = "MessageTooLongInBatch" if in_batch else "MessageTooLong"
+        raise SqsError(too_long, limit=queue.maximum_message_size)
     group = params.get("MessageGroupId")
     dedup = params.get("MessageDeduplicationId")
     if group is not None:
@@ -144,18 +149,18 @@ def send_message_batch(call: Call, request: Request) -> Response:
     failed: list[dict[str, object]] = []
     for entry in entries:
         try:
-            message, delay = build_message(call, queue, entry)
+            message, delay = build_message(call, queue, entry, in_batch=True)
         except SqsError as error:
             failed.append(batch_entry_error(entry["Id"], error))
             continue
         built.append((entry["Id"], message, delay))
     ids = queue.send([m for _, m, _ in built], [d for _, _, d in built]) if built else []
-    out: Response = {
-        "Successful": [
+    out: Response = {}
+    if built:  # SQS leaves out an empty list: no "Successful" when every entry failed
+        out["Successful"] = [
             {"Id": entry_id, **_sent(m, sent)}
             for (entry_id, m, _), sent in zip(built, ids, strict=True)
         ]
-    }
     if failed:
         out["Failed"] = failed
     return out

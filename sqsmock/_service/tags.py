@@ -8,6 +8,7 @@ from typing import Any
 from .._errors import SqsError
 from ._context import Call
 from ._registry import Request, Response, action
+from ._validate import is_encodable
 
 __all__ = ["MAX_TAGS", "validate_tags"]
 
@@ -25,6 +26,8 @@ def validate_tags(tags: Any, current: Mapping[str, str], queue_name: str) -> dic
         if key.lower().startswith("aws:"):
             raise SqsError("TagKeyReservedPrefix", key=key)
         text = "" if value is None else str(value)
+        if not (is_encodable(key) and is_encodable(text)):
+            raise SqsError("TagNotUnicode", key=ascii(key))
         if len(text) > 256:
             raise SqsError("TagValueTooLong", key=key)
         merged[key] = text

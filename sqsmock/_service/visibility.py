@@ -101,7 +101,9 @@ def _batch(
                 failed.append(batch_entry_error(entry_id, outcome))
     order = {entry["Id"]: i for i, entry in enumerate(entries)}
     failed.sort(key=lambda f: order[str(f["Id"])])
-    out: Response = {"Successful": successful}
+    out: Response = {}
+    if successful:  # SQS leaves out an empty list: no "Successful" when every entry failed
+        out["Successful"] = successful
     if failed:
         out["Failed"] = failed
     return out
