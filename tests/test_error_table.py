@@ -27,7 +27,15 @@ UNMODELED_SHAPES = frozenset(
         # answered by SQS's HTTP front end, before the service
         "RequestEntityTooLarge",
         "MalformedQueryString",
+        # AWS's common errors, answered only by fault injection
+        "ServiceUnavailable",
+        "InternalError",
+        "ThrottlingException",
     }
+)
+#: Entries answered only when a test injects them; server errors are among them.
+FAULT_ENTRIES = frozenset(
+    {"ServiceUnavailable", "InternalError", "RequestThrottled", "ThrottlingException"}
 )
 #: Helpers of ``_errors`` that took free text.
 FREE_TEXT_HELPERS = frozenset({"invalid", "invalid_for"})
@@ -98,7 +106,9 @@ def test_shapes_are_sqs_shapes() -> None:
 
 def test_statuses_are_client_errors_sqs_gives() -> None:
     # 413: SQS's HTTP front end refusing a request body before the service reads it.
-    assert {spec.status for spec in ERRORS.values()} <= {400, 403, 404, 413}
+    statuses = {spec.status for name, spec in ERRORS.items() if name not in FAULT_ENTRIES}
+    assert statuses <= {400, 403, 404, 413}
+    assert {ERRORS[name].status for name in FAULT_ENTRIES} == {400, 403, 500, 503}
 
 
 def test_no_entry_passes_free_text_through() -> None:

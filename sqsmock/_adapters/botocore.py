@@ -123,7 +123,7 @@ def render(model: OperationModel, result: Result, now: float, url: str) -> tuple
                 "Message": error.message,
                 "Code": error.code,
                 "QueryErrorCode": error.shape,
-                "Type": "Sender",
+                "Type": "Sender" if error.status < 500 else "Receiver",
             },
         }
         if _modeled(model, error.code):
@@ -230,7 +230,99 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
     runtime = _stack[-1] if _stack else None
     if runtime is None:
         return None
+    if runtime.faults.rules and runtime.faults.may_apply(model.name):
+        return _defer(runtime, model, params, context, validated)
     return answer(runtime, model, params, context, validated)
+
+
+# -- faulted calls: answered inside botocore's retry loop ---------------------------------------
+#
+# An answer given at ``before-call`` skips the endpoint, and with it botocore's retry loop. A
+# call that a fault rule may change is therefore answered at ``before-send`` instead, once per
+# attempt: botocore parses each answer itself, its retry handler (standard, legacy or adaptive)
+# decides and computes the back-off, and the next attempt comes back to us. On a frozen clock
+# the back-off moves the mock's clock instead of sleeping (``_patch_retry_delay``), so a test
+# with retries takes no real time; on a wall clock botocore sleeps as it would against AWS.
+
+_DEFERRED = "sqsmock_deferred"
+_CLOCK = "sqsmock_clock"
+
+
+def _defer(runtime: Runtime, model: Any, request_dict: Any, context: Any, validated: bool) -> None:
+    """Let botocore send this call: ``_before_send`` answers each attempt."""
+    context[_DEFERRED] = (runtime, model, request_dict, validated)
+    _patch_retry_delay()
+    return None
+
+
+def _before_send(request: Any, **_: Any) -> Any:
+    context = getattr(request, "context", None)
+    if not context or _DEFERRED not in context:
+        return None
+    deferred = context[_DEFERRED]
+    runtime, model, request_dict, validated = deferred
+    answered = answer(runtime, model, request_dict, context, validated)
+    if answered is None:  # never let a mocked call reach the network
+        raise RuntimeError("sqsmock stopped while an SQS call was being made")
+    context[_CLOCK] = runtime.clock
+    return answered[0]
+
+
+def _frozen_clock(context: Any) -> Any:
+    clock = context.get(_CLOCK) if isinstance(context, dict) else None
+    return clock if clock is not None and clock.frozen else None
+
+
+def _patch_retry_delay() -> None:
+    """Make botocore's retry back-off advance a frozen mock clock instead of sleeping.
+
+    Patched once, at the first deferred call; for every request sqsmock did not answer on a
+    frozen clock the patched methods return exactly what botocore's own do. The endpoint sleeps
+    for the delay the ``needs-retry`` handler returns; both retry modes compute it in a method
+    looked up at call time (``RetryPolicy.compute_retry_delay`` in standard and adaptive mode,
+    ``RetryHandler.__call__`` in legacy mode), so clients created earlier are covered too.
+    """
+    global _retry_patched
+    if _retry_patched:
+        return
+    with _lock:
+        if _retry_patched:
+            return
+        import botocore.retries.standard as standard
+        import botocore.retryhandler as legacy
+
+        compute = standard.RetryPolicy.compute_retry_delay
+        call = legacy.RetryHandler.__call__
+
+        @functools.wraps(compute)
+        def compute_retry_delay(self: Any, context: Any) -> Any:
+            delay = compute(self, context)
+            clock = _frozen_clock(getattr(context, "request_context", None))
+            if clock is not None and delay:
+                clock.advance(delay)
+                return 0
+            return delay
+
+        @functools.wraps(call)
+        def handler_call(
+            self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
+        ) -> Any:
+            # botocore emits needs-retry with keyword arguments: the names must be botocore's
+            delay = call(self, attempts, response, caught_exception, **kw)
+            request_dict = kw.get("request_dict")
+            context = request_dict.get("context") if isinstance(request_dict, dict) else None
+            clock = _frozen_clock(context)
+            if clock is not None and delay:
+                clock.advance(delay)
+                return 0
+            return delay
+
+        standard.RetryPolicy.compute_retry_delay = compute_retry_delay
+        legacy.RetryHandler.__call__ = handler_call
+        _retry_patched = True
+
+
+_retry_patched = False
 
 
 def _hook(client: Any) -> None:
@@ -243,6 +335,8 @@ def _hook(client: Any) -> None:
         # events first, so every other before-call handler -- the user's, and botocore's own
         # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
         events.register_last("before-call", handler, unique_id="sqsmock-before-call")
+        # Calls a fault rule may change are answered per attempt, inside the retry loop.
+        events.register_last("before-send", _before_send, unique_id="sqsmock-before-send")
         setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 
