@@ -95,24 +95,26 @@ def _resolve(runtime: Any, queue: str) -> tuple[str, str]:
 
 
 def _receive(runtime: Any, queue: str, count: int) -> list[dict[str, Any]]:
-    """Up to ``count`` messages, in receives of at most ten, until one comes back empty."""
+    """Up to ``count`` messages, in receives of at most ten, until one brings fewer than it
+    asked for (the queue has no more for now)."""
     messages: list[dict[str, Any]] = []
     while len(messages) < count:
+        wanted = min(_RECEIVE_MAX, count - len(messages))
         answer = _call(
             runtime,
             "ReceiveMessage",
             {
                 "QueueUrl": queue,
-                "MaxNumberOfMessages": min(_RECEIVE_MAX, count - len(messages)),
+                "MaxNumberOfMessages": wanted,
                 "MessageSystemAttributeNames": ["All"],
                 "MessageAttributeNames": ["All"],
                 "WaitTimeSeconds": 0,
             },
         )
         got = answer.get("Messages") or []
-        if not got:
-            break
         messages.extend(got)
+        if len(got) < wanted:
+            break
     return messages
 
 
