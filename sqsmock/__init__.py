@@ -11,10 +11,13 @@ def test_something():
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
 from ._store.errors import PersistenceError
+from ._testing import Delivery, JournalFullWarning
 
 __all__ = [
     "Clock",
+    "Delivery",
     "FrozenClock",
+    "JournalFullWarning",
     "MessageView",
     "MockSQS",
     "PersistenceError",
