@@ -9,18 +9,21 @@ answering.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
+import re
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
 from ._adapters import botocore as _botocore
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
+from ._service._context import split_path
 from ._testing.chaos import Delivery, as_delivery
 from ._testing.faults import Faults
 from ._testing.journal import DEFAULT_LIMIT, Journal
@@ -28,14 +31,100 @@ from ._testing.journal import DEFAULT_LIMIT, Journal
 if TYPE_CHECKING:
     from ._testing.lambda_events import LambdaRun
 
-__all__ = ["MockSQS", "mock_sqs"]
+__all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
+#: The ``clock=`` option: ``"wall"``, ``"frozen"`` or a ``Clock`` instance.
+ClockOption: TypeAlias = Literal["wall", "frozen"] | Clock
+
+
+class RedisClient(Protocol):
+    """What ``persistence=`` needs of a client: a ``redis.Redis`` or ``fakeredis.FakeRedis``."""
+
+    @property
+    def pipeline(self) -> Callable[..., Any]: ...
+
+    @property
+    def hgetall(self) -> Callable[..., Any]: ...
+
+    @property
+    def scan_iter(self) -> Callable[..., Any]: ...
+
+
+#: The ``persistence=`` option: a Redis client, a ``redis://`` URL, or None (in memory only).
+Persistence: TypeAlias = RedisClient | str | None
+
 DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT = "123456789012"
 DEFAULT_NAMESPACE = "sqsmock:"
+#: The keyword options of ``mock_sqs``, in the order its documentation gives them.
+OPTIONS = (
+    "region",
+    "account_id",
+    "clock",
+    "persistence",
+    "namespace",
+    "journal_limit",
+    "delivery",
+)
+_ACCOUNT_ID = re.compile(r"[0-9]{12}")
+
+
+@functools.lru_cache(maxsize=1)
+def _botocore_regions() -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
+    """The region names in botocore's endpoint data, and each partition's pattern of names
+    (which admits regions newer than the installed botocore)."""
+    from botocore.loaders import create_loader
+
+    names: set[str] = set()
+    patterns: list[re.Pattern[str]] = []
+    for partition in create_loader().load_data("endpoints").get("partitions", []):
+        names.update(partition.get("regions", {}))
+        if partition.get("regionRegex"):
+            patterns.append(re.compile(partition["regionRegex"]))
+    return tuple(sorted(names)), tuple(patterns)
+
+
+def check_region(region: object) -> None:
+    """Refuse a region name AWS does not have (a typo such as ``"us-east-l"``)."""
+    names, patterns = _botocore_regions()
+    if isinstance(region, str) and (region in names or any(p.fullmatch(region) for p in patterns)):
+        return
+    close = difflib.get_close_matches(region, names, n=1) if isinstance(region, str) else []
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(
+        f"mock_sqs: region {region!r} is not an AWS region{hint}. Regions botocore knows: "
+        + ", ".join(names)
+    )
+
+
+def _options_error(unknown: list[str]) -> TypeError:
+    parts = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, OPTIONS, n=1)
+        parts.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return TypeError(
+        f"mock_sqs() got unexpected option{'s' if len(unknown) > 1 else ''} "
+        f"{', '.join(parts)}; its options are {', '.join(OPTIONS)}"
+    )
+
+
+def _target_error(target: object) -> TypeError:
+    usage = (
+        "use @mock_sqs, @mock_sqs(region=..., account_id=..., clock=..., persistence=..., "
+        "namespace=...), or with mock_sqs(...) as sqs:"
+    )
+    if isinstance(target, str):
+        return TypeError(
+            f"mock_sqs() takes no service name ({target!r}): it mocks SQS only, and takes a "
+            f"function or class to decorate, or keyword options; {usage}"
+        )
+    return TypeError(
+        f"mock_sqs() decorates a function or a class, or takes keyword options, not "
+        f"{target!r}; {usage}"
+    )
 
 
 class MockSQS:
@@ -46,13 +135,14 @@ class MockSQS:
         *,
         region: str = DEFAULT_REGION,
         account_id: str = DEFAULT_ACCOUNT,
-        clock: str | Clock | None = "wall",
-        persistence: Any = None,
+        clock: ClockOption = "wall",
+        persistence: Persistence = None,
         namespace: str = DEFAULT_NAMESPACE,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
-        if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
+        check_region(region)
+        if not isinstance(account_id, str) or not _ACCOUNT_ID.fullmatch(account_id):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
         make_clock(clock)  # reject a bad clock option now, not at the first activation
         if not isinstance(namespace, str) or not namespace:
@@ -148,9 +238,35 @@ class MockSQS:
         """Drop every queue and message."""
         self.runtime.reset()
 
-    def peek(self, queue: str) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything."""
-        return self.runtime.peek(queue)
+    def peek(self, queue: str, *, region: str | None = None) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), without changing anything.
+
+        ``region``: where to look (default: the mock's region; a queue URL's host is ignored).
+        """
+        runtime = self.runtime
+        try:
+            return runtime.peek(queue, region)
+        except LookupError:
+            others = self._regions_holding(queue, region or self.region)
+            if not others:
+                raise
+            where = " and ".join(repr(r) for r in others)
+            raise LookupError(
+                f"queue {queue!r} does not exist in region {region or self.region!r} of this "
+                f"mock, but in {where}: peek({queue!r}, region={others[0]!r})"
+            ) from None
+
+    def _regions_holding(self, queue: str, searched: str) -> list[str]:
+        """Other regions of this mock that hold a queue of that name (and account)."""
+        _, account, name = split_path(queue)
+        account = account or self.account_id
+        return sorted(
+            {
+                q.region
+                for q in self.backend.queues()
+                if q.name == name and q.account == account and q.region != searched
+            }
+        )
 
     # -- testing failure ----------------------------------------------------------------------
 
@@ -228,7 +344,7 @@ class MockSQS:
         if isinstance(target, type):
             return self._decorate_class(target)
         if not callable(target):
-            raise TypeError(f"mock_sqs cannot decorate {target!r}")
+            raise _target_error(target)
         return self._decorate_function(target)
 
     def _decorate_function(self, func: F) -> F:
@@ -268,11 +384,85 @@ class MockSQS:
                 setattr(cls, name, self._decorate_function(member))
             elif name.startswith("test") and isinstance(member, (staticmethod, classmethod)):
                 setattr(cls, name, type(member)(self._decorate_function(member.__func__)))
+        self._cover_xunit_fixtures(cls)
         return cls
+
+    def _cover_xunit_fixtures(self, cls: type) -> None:
+        """Extend the activation of a plain test class over pytest's xunit-style fixtures.
+
+        ``setup_method`` starts the mock and ``teardown_method`` stops it, so one activation runs
+        from the set-up through the test (whose own activation nests in it, sharing its state)
+        to the tear-down. ``setup_class``/``teardown_class``, when the class has them, do the same
+        around the whole class: what ``setup_class`` creates is there for every test.
+        """
+        mock = self
+        for setup_name, teardown_name, binder in (
+            ("setup_method", "teardown_method", _bind_instance),
+            ("setup_class", "teardown_class", _bind_class),
+        ):
+            setup = inspect.getattr_static(cls, setup_name, None)
+            teardown = inspect.getattr_static(cls, teardown_name, None)
+            if setup_name == "setup_class" and setup is None and teardown is None:
+                continue
+
+            def setup_wrapper(
+                owner: Any, arg: Any = None, _user: Any = setup, _bind: Any = binder
+            ) -> None:
+                mock.start()
+                try:
+                    if _user is not None:
+                        _call_optional(_bind(_user, owner), arg)
+                except BaseException:
+                    mock.stop()
+                    raise
+
+            def teardown_wrapper(
+                owner: Any, arg: Any = None, _user: Any = teardown, _bind: Any = binder
+            ) -> None:
+                try:
+                    if _user is not None:
+                        _call_optional(_bind(_user, owner), arg)
+                finally:
+                    mock.stop()
+
+            for name, wrapper in ((setup_name, setup_wrapper), (teardown_name, teardown_wrapper)):
+                wrapper.__name__ = wrapper.__qualname__ = name
+                member: Any = classmethod(wrapper) if binder is _bind_class else wrapper
+                setattr(cls, name, member)
 
     def __repr__(self) -> str:
         state = "active" if self.active else "inactive"
         return f"<MockSQS {self.region}/{self.account_id} {state}>"
+
+
+def _bind_instance(member: Any, test: Any) -> Callable[..., Any]:
+    """A ``setup_method``-like class member, bound to the test instance."""
+    bound: Callable[..., Any] = member.__get__(test, type(test))
+    return bound
+
+
+def _bind_class(member: Any, cls: type) -> Callable[..., Any]:
+    """A ``setup_class``-like class member (classmethod, staticmethod or plain), bound to the
+    class as pytest would call it."""
+    if isinstance(member, (classmethod, staticmethod)):
+        bound: Callable[..., Any] = member.__get__(None, cls)
+        return bound
+    return functools.partial(member, cls) if _takes_argument(member) else member
+
+
+def _takes_argument(func: Callable[..., Any]) -> bool:
+    try:
+        return bool(inspect.signature(func).parameters)
+    except (TypeError, ValueError):
+        return True
+
+
+def _call_optional(func: Callable[..., Any], arg: Any) -> None:
+    """Call ``func(arg)`` when it takes an argument, else ``func()`` (as pytest does)."""
+    if _takes_argument(func):
+        func(arg)
+    else:
+        func()
 
 
 @overload
@@ -288,8 +478,8 @@ def mock_sqs(
     *,
     region: str = DEFAULT_REGION,
     account_id: str = DEFAULT_ACCOUNT,
-    clock: str | Clock | None = "wall",
-    persistence: Any = None,
+    clock: ClockOption = "wall",
+    persistence: Persistence = None,
     namespace: str = DEFAULT_NAMESPACE,
     journal_limit: int | None = DEFAULT_LIMIT,
     delivery: Delivery | dict[str, Any] | None = None,
@@ -309,5 +499,10 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once delivery on standard
     queues, see ``chaos()``).
     """
+    unknown = [name for name in options if name not in OPTIONS]
+    if unknown:
+        raise _options_error(unknown)
+    if target is not None and (isinstance(target, str) or not callable(target)):
+        raise _target_error(target)
     mock = MockSQS(**options)
     return mock if target is None else mock(target)

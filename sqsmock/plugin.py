@@ -5,11 +5,17 @@ marked test even when it asks for neither fixture)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ._mock import MockSQS, mock_sqs
+
+if TYPE_CHECKING:
+    # boto3's client type, when mypy-boto3-sqs (boto3-stubs[sqs]) is installed; else Any.
+    from mypy_boto3_sqs import SQSClient
+else:
+    SQSClient = Any
 
 __all__ = ["sqs_client", "sqs_mock"]
 
@@ -34,11 +40,12 @@ def sqs_mock(request: pytest.FixtureRequest) -> Iterator[MockSQS]:
 
 
 @pytest.fixture
-def sqs_client(sqs_mock: MockSQS) -> Any:
-    """A boto3 SQS client in the mock's region."""
+def sqs_client(sqs_mock: MockSQS) -> SQSClient:
+    """A boto3 SQS client in the mock's region (typed ``mypy_boto3_sqs.SQSClient``)."""
     import boto3
 
-    return boto3.client("sqs", region_name=sqs_mock.region)
+    client: SQSClient = boto3.client("sqs", region_name=sqs_mock.region)
+    return client
 
 
 @pytest.fixture(autouse=True)

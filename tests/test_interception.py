@@ -182,6 +182,52 @@ def test_works_without_any_aws_configuration(tmp_path):
     ]
 
 
+def test_default_session_forgets_the_placeholder_credentials_after_stop(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env["HOME"] = str(tmp_path)
+    env["AWS_CONFIG_FILE"] = str(tmp_path / "missing" / "config")
+    env["AWS_SHARED_CREDENTIALS_FILE"] = str(tmp_path / "missing" / "credentials")
+    env["AWS_EC2_METADATA_DISABLED"] = "true"  # no network probe for credentials
+    out = run_python(
+        """
+        import boto3
+
+        from sqsmock import mock_sqs
+
+        with mock_sqs():
+            boto3.client("sqs").list_queues()
+            print(boto3.DEFAULT_SESSION.get_credentials().access_key)
+        print(boto3.DEFAULT_SESSION.get_credentials())
+        client = boto3.client("s3", region_name="us-east-1")
+        print(client._request_signer._credentials)
+        """,
+        env=env,
+    )
+    assert out.splitlines() == ["testing", "None", "None"]
+
+
+def test_default_session_keeps_credentials_the_user_configured(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env["HOME"] = str(tmp_path)
+    env["AWS_ACCESS_KEY_ID"] = "testing"  # the user's own, even if spelled like sqsmock's
+    env["AWS_SECRET_ACCESS_KEY"] = "testing"
+    env["AWS_DEFAULT_REGION"] = "eu-west-1"
+    out = run_python(
+        """
+        import boto3
+
+        from sqsmock import mock_sqs
+
+        with mock_sqs():
+            boto3.client("sqs").list_queues()
+            credentials = boto3.DEFAULT_SESSION._session._credentials
+        print(boto3.DEFAULT_SESSION._session._credentials is credentials)
+        """,
+        env=env,
+    )
+    assert out.splitlines() == ["True"]
+
+
 def test_existing_aws_environment_is_left_alone(monkeypatch):
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "user-key")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "user-secret")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 import threading
 from collections.abc import Callable
 from email.utils import formatdate
@@ -406,6 +407,10 @@ def _uninstall() -> None:
 # -- environment ------------------------------------------------------------------------------
 
 
+#: The access key id and secret sqsmock puts in the environment when it holds none.
+_PLACEHOLDER = "testing"
+
+
 def _aws_files_exist() -> bool:
     home = Path.home() / ".aws"
     files = [
@@ -426,8 +431,8 @@ def _prepare_environment(region: str) -> None:
     configured = _aws_files_exist() or "AWS_PROFILE" in env
     wanted: dict[str, str] = {}
     if not configured and "AWS_ACCESS_KEY_ID" not in env:
-        wanted["AWS_ACCESS_KEY_ID"] = "testing"
-        wanted["AWS_SECRET_ACCESS_KEY"] = "testing"
+        wanted["AWS_ACCESS_KEY_ID"] = _PLACEHOLDER
+        wanted["AWS_SECRET_ACCESS_KEY"] = _PLACEHOLDER
     if not configured and "AWS_DEFAULT_REGION" not in env and "AWS_REGION" not in env:
         wanted["AWS_DEFAULT_REGION"] = region
     for key, value in wanted.items():
@@ -436,12 +441,32 @@ def _prepare_environment(region: str) -> None:
 
 
 def _restore_environment() -> None:
+    placeholder_credentials = "AWS_ACCESS_KEY_ID" in _env_set
     for key, previous in _env_set.items():
         if os.environ.get(key) is not None and previous is None:
             del os.environ[key]
         elif previous is not None:
             os.environ[key] = previous
     _env_set.clear()
+    if placeholder_credentials:
+        _forget_placeholder_credentials()
+
+
+def _forget_placeholder_credentials() -> None:
+    """boto3's default session caches the credentials it resolved: if it resolved the
+    placeholders while the mock was active, make it resolve afresh, so that after ``stop()``
+    ``boto3.client(...)`` finds whatever the environment really holds (or none)."""
+    boto3 = sys.modules.get("boto3")
+    session = getattr(getattr(boto3, "DEFAULT_SESSION", None), "_session", None)
+    credentials = getattr(session, "_credentials", None)
+    if (
+        session is not None
+        and credentials is not None
+        and getattr(credentials, "access_key", None) == _PLACEHOLDER
+        and getattr(credentials, "secret_key", None) == _PLACEHOLDER
+        and getattr(credentials, "method", None) == "env"
+    ):
+        session._credentials = None
 
 
 # -- activation -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ without conversion. ``__slots__`` keeps a small message well under 1 KiB.
 from __future__ import annotations
 
 import os
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 __all__ = [
     "DELAYED",
@@ -18,6 +18,7 @@ __all__ = [
     "SYSTEM_ATTRIBUTE_NAMES",
     "VISIBLE",
     "Message",
+    "MessageState",
     "Received",
     "new_message_id",
     "system_attributes",
@@ -26,7 +27,9 @@ __all__ = [
 VISIBLE = 0
 INFLIGHT = 1
 DELAYED = 2
-STATE_NAMES = ("visible", "inflight", "delayed")
+#: The state of a message as ``peek()`` shows it.
+MessageState = Literal["visible", "inflight", "delayed"]
+STATE_NAMES: tuple[MessageState, MessageState, MessageState] = ("visible", "inflight", "delayed")
 
 #: The message system attributes a receive can ask for (besides "All").
 SYSTEM_ATTRIBUTE_NAMES = frozenset(

@@ -36,6 +36,7 @@ from .message import (
     STATE_NAMES,
     VISIBLE,
     Message,
+    MessageState,
     Received,
     system_attributes,
 )
@@ -78,7 +79,7 @@ class MessageView:
 
     message_id: str
     body: str
-    state: str
+    state: MessageState
     receive_count: int
     attributes: dict[str, str]
     message_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -1,0 +1,98 @@
+"""Common mistakes with ``mock_sqs`` get a message that says what was wrong and what to do."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+
+from sqsmock import mock_sqs
+
+OPTIONS = "region, account_id, clock, persistence, namespace, journal_limit, delivery"
+
+
+def test_misspelt_option_names_mock_sqs_and_lists_its_options():
+    with pytest.raises(TypeError) as exc:
+        mock_sqs(regoin="eu-west-1")
+    message = str(exc.value)
+    assert message.startswith("mock_sqs() got unexpected option 'regoin'")
+    assert "did you mean 'region'?" in message
+    assert message.endswith(f"its options are {OPTIONS}")
+
+
+def test_several_unknown_options_are_all_named():
+    with pytest.raises(TypeError, match="options 'config', 'reset_boto3_session'"):
+        mock_sqs(config={}, reset_boto3_session=True)
+
+
+def test_misspelt_option_of_a_decorator_fails_at_decoration():
+    with pytest.raises(TypeError, match="mock_sqs"):
+
+        @mock_sqs(acount_id="111111111111")
+        def test() -> None: ...
+
+
+def test_unknown_region_is_refused_with_the_regions_botocore_knows():
+    with pytest.raises(ValueError) as exc:
+        mock_sqs(region="us-east-l")
+    message = str(exc.value)
+    assert "region 'us-east-l' is not an AWS region" in message
+    assert "did you mean 'us-east-" in message
+    listed = message.split("Regions botocore knows: ", 1)[1].split(", ")
+    assert {"us-east-1", "eu-west-1", "ap-southeast-2", "cn-north-1", "us-gov-west-1"} <= set(
+        listed
+    )
+    assert listed == sorted(listed)
+
+
+@pytest.mark.parametrize("region", ["", "US-EAST-1", "us_east_1", "local", None, 1])
+def test_other_non_regions_are_refused(region):
+    with pytest.raises(ValueError, match="is not an AWS region"):
+        mock_sqs(region=region)
+
+
+@pytest.mark.parametrize("region", ["us-east-1", "cn-northwest-1", "us-gov-east-1", "eu-south-9"])
+def test_regions_of_every_partition_are_accepted_even_newer_ones(region):
+    # "eu-south-9" is not in botocore's data (yet) but has the aws partition's shape of a name.
+    with mock_sqs(region=region) as sqs:
+        client = boto3.client("sqs", region_name=region)
+        assert client.create_queue(QueueName="q")["QueueUrl"].endswith("/q")
+        assert sqs.peek("q") == []
+
+
+def test_service_name_argument_says_what_mock_sqs_accepts():
+    with pytest.raises(TypeError) as exc:
+        mock_sqs("sqs")  # type: ignore[call-overload]
+    message = str(exc.value)
+    assert "mock_sqs() takes no service name ('sqs')" in message
+    assert "@mock_sqs(region=..., account_id=..., clock=..., persistence=..., namespace=...)" in (
+        message
+    )
+
+
+def test_other_non_callable_argument_says_what_mock_sqs_accepts():
+    with pytest.raises(TypeError, match=r"decorates a function or a class.*not 42"):
+        mock_sqs(42)  # type: ignore[call-overload]
+
+
+def test_account_id_must_be_ascii_digits():
+    with pytest.raises(ValueError, match="12-digit"):
+        mock_sqs(account_id="\u0661" * 12)
+
+
+def test_peek_of_a_queue_in_another_region_says_which_region_has_it():
+    with mock_sqs(region="us-east-1") as sqs:
+        url = boto3.client("sqs", region_name="eu-west-1").create_queue(QueueName="q")["QueueUrl"]
+        boto3.client("sqs", region_name="ap-south-1").create_queue(QueueName="q")
+        for name in ("q", url):
+            with pytest.raises(LookupError) as exc:
+                sqs.peek(name)
+            assert str(exc.value) == (
+                f"queue {name!r} does not exist in region 'us-east-1' of this mock, but in "
+                f"'ap-south-1' and 'eu-west-1': peek({name!r}, region='ap-south-1')"
+            )
+        assert sqs.peek("q", region="eu-west-1") == []
+
+
+def test_peek_of_a_queue_nowhere_in_the_mock():
+    with mock_sqs() as sqs, pytest.raises(LookupError, match="'nope' does not exist in this mock"):
+        sqs.peek("nope")
