@@ -260,3 +260,70 @@ def test_rules_are_listed_removed_and_cleared(sqs: Any) -> None:
 def test_bad_rules_are_refused(sqs: Any, kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(ValueError, match=match):
         sqs.faults.add(**kwargs)
+
+
+# -- over HTTP: what a server's /_sqsmock/calls and /_sqsmock/faults answer ----------------------
+
+
+def test_admin_faults_are_added_listed_and_removed(sqs: Any) -> None:
+    from sqsmock._testing import admin
+
+    rt = sqs.runtime
+    body = b'{"operation": "SendMessage", "error": "InternalError", "times": 2}'
+    status, added = admin.answer(rt, "POST", "/_sqsmock/faults", {}, body)
+    assert status == 201 and added["operation"] == ["SendMessage"] and added["remaining"] == 2
+    status, listed = admin.answer(rt, "GET", "/_sqsmock/faults", {}, b"")
+    assert status == 200 and [f["id"] for f in listed["faults"]] == [added["id"]]
+    c = client(attempts=1)
+    url = c.create_queue(QueueName="q")["QueueUrl"]
+    with pytest.raises(ClientError):
+        c.send_message(QueueUrl=url, MessageBody="m")
+    assert admin.answer(rt, "GET", "/_sqsmock/faults", {}, b"")[1]["faults"][0]["fired"] == 1
+    assert admin.answer(rt, "DELETE", f"/_sqsmock/faults/{added['id']}", {}, b"") == (204, None)
+    assert not sqs.faults
+    assert admin.answer(rt, "DELETE", "/_sqsmock/faults/nope", {}, b"")[0] == 404
+    admin.answer(rt, "POST", "/_sqsmock/faults", {}, b'{"operation": "ListQueues", "latency": 1}')
+    assert admin.answer(rt, "DELETE", "/_sqsmock/faults", {}, b"") == (204, None)
+    assert not sqs.faults
+
+
+@pytest.mark.parametrize(
+    ("body", "match"),
+    [
+        (b"not json", "JSON object"),
+        (b"[1]", "JSON object"),
+        (b'{"operation": "SendMessage", "eror": "InternalError"}', "unknown keywords"),
+        (b'{"operation": "SendMessage", "error": "Nope"}', "unknown SQS error"),
+    ],
+)
+def test_admin_refuses_bad_rules(sqs: Any, body: bytes, match: str) -> None:
+    from sqsmock._testing import admin
+
+    status, answer = admin.answer(sqs.runtime, "POST", "/_sqsmock/faults", {}, body)
+    assert status == 400 and match in answer["error"]
+
+
+def test_admin_calls_are_listed_filtered_and_cleared(sqs: Any) -> None:
+    import json
+
+    from sqsmock._testing import admin
+
+    rt = sqs.runtime
+    c = client()
+    url = c.create_queue(QueueName="q")["QueueUrl"]
+    c.send_message(QueueUrl=url, MessageBody="m")
+    status, listed = admin.answer(rt, "GET", "/_sqsmock/calls", {}, b"")
+    assert status == 200 and listed["dropped"] == 0
+    assert [x["operation"] for x in listed["calls"]] == ["CreateQueue", "SendMessage"]
+    json.dumps(listed)  # JSON-able as it is
+    _, sends = admin.answer(rt, "GET", "/_sqsmock/calls", {"operation": "SendMessage"}, b"")
+    assert sends["calls"][0]["params"]["MessageBody"] == "m"
+    _, on_q = admin.answer(rt, "GET", "/_sqsmock/calls", {"queue": "q"}, b"")
+    assert len(on_q["calls"]) == 2
+    assert admin.answer(rt, "POST", "/_sqsmock/calls", {}, b"")[0] == 405
+    assert admin.answer(rt, "DELETE", "/_sqsmock/calls", {}, b"") == (204, None)
+    assert len(sqs.calls) == 0
+    assert admin.answer(rt, "GET", "/_sqsmock/other", {}, b"") is None
+    assert admin.answer(rt, "GET", "/", {}, b"") is None
+    assert admin.answer(rt, "PUT", "/_sqsmock/faults", {}, b"")[0] == 405
+    assert admin.answer(rt, "GET", "/_sqsmock/faults/a/b", {}, b"")[0] == 404

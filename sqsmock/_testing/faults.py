@@ -13,6 +13,7 @@ path of every adapter (in-process hooks and the HTTP server alike).
 
 from __future__ import annotations
 
+import itertools
 import random
 import string
 import threading
@@ -64,6 +65,9 @@ def _error(entry: str, params: Mapping[str, Any]) -> SqsError:
     return SqsError(entry, **fields)
 
 
+_ids = itertools.count(1)
+
+
 class Fault:
     """One fault-injection rule; ``fired`` counts the calls it changed, ``remove()`` ends it."""
 
@@ -93,6 +97,8 @@ class Fault:
         self.remaining = times
         self.probability = probability
         self.fired = 0
+        #: Names the rule (the server's ``DELETE /_sqsmock/faults/<id>``).
+        self.id = f"f{next(_ids)}"
         self._random = random.Random(seed)
 
     @property
