@@ -336,3 +336,21 @@ def test_a_fifo_handler_with_powertools_keeps_group_order(sqs: Any, client: Any)
     run = sqs.run_lambda(handler, "jobs.fifo")
     assert seen == ["1"] and len(run.deleted) == 1 and len(run.failed) == 2
     assert [m.body for m in sqs.peek("jobs.fifo")] == ["2-poison", "3"]
+
+
+def test_the_mapping_polls_again_when_a_short_poll_comes_back_empty(sqs: Any, client: Any) -> None:
+    url = client.create_queue(QueueName="q")["QueueUrl"]
+    for i in range(3):
+        client.send_message(QueueUrl=url, MessageBody=str(i))
+    sqs.chaos(empty_receives=0.7, seed=4)
+    run = sqs.run_lambda(lambda event, context: None, "q")
+    assert len(run.deleted) == 3 and sqs.peek("q") == []
+    receives = sqs.calls.of("ReceiveMessage")
+    assert any("Messages" not in (r.response or {}) for r in receives[:-1])  # some came back empty
+
+
+def test_journal_entries_are_indexed_and_sliced(sqs: Any, client: Any) -> None:
+    client.list_queues()
+    client.create_queue(QueueName="q")
+    assert sqs.calls[-1].operation == "CreateQueue"
+    assert [c.operation for c in sqs.calls[0:1]] == ["ListQueues"]

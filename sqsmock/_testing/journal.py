@@ -17,7 +17,7 @@ import itertools
 import warnings
 from collections import deque
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, overload
 
 from .._service._context import split_path
 
@@ -202,8 +202,16 @@ class Journal:
     def __iter__(self) -> Iterator[RecordedCall]:
         return iter(self._calls())
 
-    def __getitem__(self, index: int) -> RecordedCall:
-        return self._calls()[index]
+    @overload
+    def __getitem__(self, index: int) -> RecordedCall: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RecordedCall]: ...
+
+    def __getitem__(self, index: int | slice) -> RecordedCall | list[RecordedCall]:
+        if isinstance(index, slice):
+            return [_entry(raw) for raw in list(self._entries)[index]]
+        return _entry(self._entries[index])
 
     def __bool__(self) -> bool:
         return bool(self._entries)

@@ -37,6 +37,8 @@ _ATTRIBUTES = (
 )
 #: Lambda reads at most this many messages per receive, like any consumer.
 _RECEIVE_MAX = 10
+#: Receives that may come back empty while messages wait before a batch is given up.
+_POLLS = 20
 
 
 def _message_attribute(value: dict[str, Any]) -> dict[str, Any]:
@@ -94,10 +96,16 @@ def _resolve(runtime: Any, queue: str) -> tuple[str, str]:
     return found.arn, found.region
 
 
+def _visible(runtime: Any, queue: str) -> int:
+    call = Call(runtime.backend, runtime.region, runtime.account, {})
+    return call.queue({"QueueUrl": queue}).counts()[0]
+
+
 def _receive(runtime: Any, queue: str, count: int) -> list[dict[str, Any]]:
     """Up to ``count`` messages, in receives of at most ten, until one brings fewer than it
     asked for (the queue has no more for now)."""
     messages: list[dict[str, Any]] = []
+    polls = 0
     while len(messages) < count:
         wanted = min(_RECEIVE_MAX, count - len(messages))
         answer = _call(
@@ -112,6 +120,9 @@ def _receive(runtime: Any, queue: str, count: int) -> list[dict[str, Any]]:
             },
         )
         got = answer.get("Messages") or []
+        polls += 1
+        if not got and not messages and polls < _POLLS and _visible(runtime, queue):
+            continue  # an empty short poll while messages wait: Lambda's poller polls again
         messages.extend(got)
         if len(got) < wanted:
             break
