@@ -224,3 +224,11 @@ def test_reset_drops_the_copies_waiting() -> None:
         sqs.reset()
         url = c.create_queue(QueueName="q")["QueueUrl"]
         assert c.receive_message(QueueUrl=url).get("Messages") is None
+
+
+@pytest.mark.sqsmock(clock="frozen", delivery={"duplicates": 1.0, "seed": 1})
+def test_the_pytest_marker_takes_delivery_settings(sqs_mock: Any, sqs_client: Any) -> None:
+    url = sqs_client.create_queue(QueueName="q")["QueueUrl"]
+    sqs_client.send_message(QueueUrl=url, MessageBody="x")
+    assert len(drain(sqs_client, url)) == 2
+    assert [c.operation for c in sqs_mock.calls][:2] == ["CreateQueue", "SendMessage"]
