@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypeVar, overload
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
@@ -25,11 +25,8 @@ from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
 from ._testing.chaos import Delivery, as_delivery
-from ._testing.faults import Faults
+from ._testing.handle import FailureTools
 from ._testing.journal import DEFAULT_LIMIT, Journal
-
-if TYPE_CHECKING:
-    from ._testing.lambda_events import LambdaRun
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -127,7 +124,7 @@ def _target_error(target: object) -> TypeError:
     )
 
 
-class MockSQS:
+class MockSQS(FailureTools):
     """An SQS mock: use it as a decorator, a context manager, or with ``start()``/``stop()``."""
 
     def __init__(
@@ -266,70 +263,6 @@ class MockSQS:
                 for q in self.backend.queues()
                 if q.name == name and q.account == account and q.region != searched
             }
-        )
-
-    # -- testing failure ----------------------------------------------------------------------
-
-    @property
-    def calls(self) -> Journal:
-        """Every SQS call answered, in order: ``calls.of("SendMessage")``, ``calls.clear()``."""
-        return self.runtime.journal
-
-    @property
-    def faults(self) -> Faults:
-        """Fault injection: ``faults.add(operation, error=..., times=... | probability=...)``."""
-        return self.runtime.faults
-
-    def chaos(
-        self,
-        *,
-        duplicates: float = 0.0,
-        reorder: float = 0.0,
-        empty_receives: float = 0.0,
-        seed: int | str | None = None,
-        queue: str | None = None,
-    ) -> Delivery:
-        """At-least-once delivery on standard queues (all, or the one named ``queue``): each
-        argument a probability -- a message delivered again later, a receive's messages
-        shuffled, a short poll answering empty while messages wait. ``seed`` makes it
-        repeatable. Returns the settings in force (with the seed chosen, if none was given);
-        ``chaos()`` with no probabilities ends them."""
-        delivery = Delivery(duplicates, reorder, empty_receives, seed)
-        found = self.runtime.chaos.set(delivery if delivery.any else None, queue)
-        return found if found is not None else delivery
-
-    def lambda_event(self, queue: str, max_messages: int = 10) -> dict[str, Any]:
-        """Receive up to ``max_messages`` from ``queue`` and return them as the event Lambda's
-        SQS event source hands a function (``{"Records": [...]}``)."""
-        from ._testing.lambda_events import lambda_event
-
-        return lambda_event(self.runtime, queue, max_messages)
-
-    def run_lambda(
-        self,
-        handler: Callable[[dict[str, Any], Any], Any],
-        queue: str,
-        *,
-        batch_size: int = 10,
-        report_batch_item_failures: bool = True,
-        context: Any = None,
-        max_batches: int | None = None,
-    ) -> LambdaRun:
-        """Drive ``handler(event, context)`` as a Lambda event-source mapping on ``queue`` would
-        until the queue has nothing visible: receive a batch, invoke, delete what succeeded.
-        Messages the handler reports in ``batchItemFailures`` (or all of a batch when it
-        raises) stay and come back after their visibility timeout -- or go to the dead-letter
-        queue by the redrive policy. Returns a summary (``LambdaRun``)."""
-        from ._testing.lambda_events import run_lambda
-
-        return run_lambda(
-            self.runtime,
-            handler,
-            queue,
-            batch_size=batch_size,
-            report_batch_item_failures=report_batch_item_failures,
-            context=context,
-            max_batches=max_batches,
         )
 
     # -- decorating -------------------------------------------------------------------------
