@@ -327,3 +327,22 @@ def test_admin_calls_are_listed_filtered_and_cleared(sqs: Any) -> None:
     assert admin.answer(rt, "GET", "/", {}, b"") is None
     assert admin.answer(rt, "PUT", "/_sqsmock/faults", {}, b"")[0] == 405
     assert admin.answer(rt, "GET", "/_sqsmock/faults/a/b", {}, b"")[0] == 404
+
+
+def test_adaptive_mode_throttled_again_and_again_takes_no_real_time(sqs: Any) -> None:
+    c = client("adaptive", attempts=4)
+    url = c.create_queue(QueueName="q")["QueueUrl"]
+    sqs.faults.add("SendMessage", error="ThrottlingException", probability=0.6, seed=1)
+    start, real_start = sqs.clock.now(), time.perf_counter()
+    sent = failed = 0
+    for _ in range(30):
+        try:
+            c.send_message(QueueUrl=url, MessageBody="m")
+            sent += 1
+        except ClientError:
+            failed += 1
+    # the client's rate limiter engaged (it waits seconds per send at its low rate), and
+    # waited on the mock's clock
+    assert time.perf_counter() - real_start < 2
+    assert sqs.clock.now() - start > 5
+    assert sent > 0 and len(sqs.peek("q")) == sent

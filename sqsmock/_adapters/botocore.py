@@ -16,6 +16,9 @@ While at least one mock is active:
   errors itself. With no mock active the handler returns None and botocore proceeds as if
   sqsmock were absent.
 
+* A call that a fault-injection rule may change is answered at ``before-send`` instead, once
+  per attempt, so that botocore's retry loop runs as against AWS (see "faulted calls" below).
+
 The parsed answer is built directly as botocore's parser would build it from SQS's wire answer
 (``CHECK_AGAINST_BOTOCORE`` makes every answer prove it); the wire body itself is rendered only
 if somebody reads it. See docs/architecture.md for why this point in botocore was chosen.
@@ -320,10 +323,54 @@ def _patch_retry_delay() -> None:
 
         standard.RetryPolicy.compute_retry_delay = compute_retry_delay
         legacy.RetryHandler.__call__ = handler_call
+        _patch_rate_limiter()
         _retry_patched = True
 
 
 _retry_patched = False
+#: ``clock``: the frozen mock clock of the deferred call this thread is sending, if any.
+_sending = threading.local()
+
+
+def _patch_rate_limiter() -> None:
+    """Adaptive mode also limits the client's own send rate after throttling: its token bucket
+    waits, in real time, before an attempt goes out. While this thread sends a call deferred on
+    a frozen clock (``Endpoint._send_request``, patched to mark it), the bucket advances the
+    mock clock by the wait instead. Everything else waits as botocore makes it."""
+    import botocore.endpoint
+    import botocore.retries.bucket as bucket
+
+    send = botocore.endpoint.Endpoint._send_request
+    acquire = bucket.TokenBucket.acquire
+
+    @functools.wraps(send)
+    def send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
+        deferred = (request_dict.get("context") or {}).get(_DEFERRED)
+        backend = deferred[0].backend_or_none if deferred else None
+        clock = backend.clock if backend is not None and backend.clock.frozen else None
+        if clock is None:
+            return send(self, request_dict, operation_model)
+        _sending.clock = clock
+        try:
+            return send(self, request_dict, operation_model)
+        finally:
+            _sending.clock = None
+
+    @functools.wraps(acquire)
+    def acquire_token(self: Any, amount: int = 1, block: bool = True) -> Any:
+        clock = getattr(_sending, "clock", None)
+        if clock is None:
+            return acquire(self, amount, block)
+        with self._new_fill_rate_condition:
+            self._refill()
+            if amount > self._current_capacity:
+                clock.advance(self._sleep_amount(amount))  # as if it had waited for them
+                self._current_capacity = amount
+            self._current_capacity -= amount
+            return True
+
+    botocore.endpoint.Endpoint._send_request = send_request
+    bucket.TokenBucket.acquire = acquire_token
 
 
 def _hook(client: Any) -> None:
