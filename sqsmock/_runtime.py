@@ -197,19 +197,25 @@ class _Plan:
                 self.answer = Result.of_error(operation, rule.make_error())
                 return
             if rule is not None and isinstance(params.get("Entries"), list):
-                self.injected = True
-                self.entries, self.failed = rule.fail_entries(params["Entries"])
-                if not self.entries:
-                    payload = {"Successful": [], "Failed": self.failed}
+                kept, failed = rule.fail_entries(params["Entries"])
+                if failed:
+                    self.injected = True
+                    self.entries, self.failed = kept, failed
+                if failed and not kept:
+                    try:  # a call on a missing queue still answers that
+                        _context(backend, caller).queue(params)
+                    except SqsError as error:
+                        self.injected = False
+                        self.answer = Result.of_error(operation, error)
+                        return
+                    payload = {"Successful": [], "Failed": failed}
                     self.answer = Result(operation, 200, payload, None)
                     return
         chaos = self.chaos
         if not chaos.active or operation not in _CHAOS_OPERATIONS:
             return
         try:
-            queue = Call(backend, caller.region, caller.account, caller.headers, caller.urls).queue(
-                params
-            )
+            queue = _context(backend, caller).queue(params)
         except SqsError:
             return  # the call answers the error itself
         if operation != "ReceiveMessage":
@@ -229,6 +235,10 @@ class _Plan:
         elif self.queue is not None and result.error is None and result.payload is not None:
             result.payload = self.chaos.after_receive(self.queue, self.params, result.payload)
         return result
+
+
+def _context(backend: Backend, caller: Caller) -> Call:
+    return Call(backend, caller.region, caller.account, caller.headers, caller.urls)
 
 
 _CHAOS_OPERATIONS = frozenset({"ReceiveMessage", "PurgeQueue", "DeleteQueue"})

@@ -346,3 +346,14 @@ def test_adaptive_mode_throttled_again_and_again_takes_no_real_time(sqs: Any) ->
     assert time.perf_counter() - real_start < 2
     assert sqs.clock.now() - start > 5
     assert sent > 0 and len(sqs.peek("q")) == sent
+
+
+def test_entry_faults_keep_the_checks_of_the_call(sqs: Any) -> None:
+    c = client()
+    url = c.create_queue(QueueName="q")["QueueUrl"]
+    sqs.faults.add("SendMessageBatch", entry_error="InternalError")
+    with pytest.raises(c.exceptions.QueueDoesNotExist):
+        c.send_message_batch(QueueUrl=url + "-missing", Entries=[{"Id": "1", "MessageBody": "x"}])
+    with pytest.raises(c.exceptions.EmptyBatchRequest):  # the rule matches, yet it is refused
+        c.send_message_batch(QueueUrl=url, Entries=[])
+    assert not any(call.injected for call in sqs.calls.of("SendMessageBatch"))
