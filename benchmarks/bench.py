@@ -12,6 +12,10 @@ Sections:
   depth        µs per operation (receive, change visibility, delete, through boto3) on a standard
                queue holding 1 000 / 100 000 / 1 000 000 messages; moto at 1 000 and 10 000.
   fifo         the same on a FIFO queue whose messages are spread over 1 000 message groups.
+  fifo-head    a FIFO group whose head is received again and again but never deleted, while the
+               message behind it is received and deleted each round: µs per receive after
+               1 000 rounds vs after 10 000 rounds (deleted messages behind a live head must
+               not slow receive down; target <= 1.3x).
   memory       bytes per stored small message at 1 000 000 messages (RSS of a fresh process),
                with a tracemalloc breakdown.
   persistence  the cycle in memory vs fakeredis vs a real Redis server; and the time to load
@@ -608,6 +612,61 @@ def bench_fifo() -> None:
     _report_depths("fifo", result)
 
 
+FIFO_HEAD_ROUNDS = (1_000, 10_000)
+FIFO_HEAD_SAMPLE = 300
+
+
+def _fifo_head_rounds(mock: Any, client: Any, url: str, rounds: int) -> float:
+    """Run ``rounds`` rounds; returns µs per receive over the last ``FIFO_HEAD_SAMPLE``."""
+    spent = 0.0
+    for i in range(rounds):
+        client.send_message(
+            QueueUrl=url, MessageBody=f"m{i}", MessageGroupId="g", MessageDeduplicationId=f"m{i}"
+        )
+        start = time.perf_counter()
+        got = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=5)
+        if i >= rounds - FIFO_HEAD_SAMPLE:
+            spent += time.perf_counter() - start
+        messages = got.get("Messages", [])
+        if len(messages) != 2 or messages[0]["Body"] != "head":
+            raise RuntimeError(f"round {i}: unexpected receive {messages!r}")
+        client.delete_message(QueueUrl=url, ReceiptHandle=messages[1]["ReceiptHandle"])
+        mock.clock.advance(5)  # the head's visibility lapses: it is first again
+    return spent / FIFO_HEAD_SAMPLE * 1e6
+
+
+def bench_fifo_head() -> None:
+    print(
+        "== fifo-head: a FIFO group whose head is never deleted; each round sends one message, "
+        "receives the head and it, deletes it, lets the head's visibility lapse (µs per receive)"
+    )
+    figures: dict[int, list[float]] = {n: [] for n in FIFO_HEAD_ROUNDS}
+    client = _client()
+    for _ in range(3):
+        for rounds in FIFO_HEAD_ROUNDS:
+            with mock_sqs(clock="frozen") as mock:
+                url = client.create_queue(QueueName="head.fifo", Attributes={"FifoQueue": "true"})[
+                    "QueueUrl"
+                ]
+                client.send_message(
+                    QueueUrl=url,
+                    MessageBody="head",
+                    MessageGroupId="g",
+                    MessageDeduplicationId="head",
+                )
+                figures[rounds].append(_fifo_head_rounds(mock, client, url, rounds))
+    few, many = (statistics.median(figures[n]) for n in FIFO_HEAD_ROUNDS)
+    print(f"  after {_n(FIFO_HEAD_ROUNDS[0])} rounds  {few:8.1f} µs/receive")
+    print(f"  after {_n(FIFO_HEAD_ROUNDS[1])} rounds {many:8.1f} µs/receive")
+    _check(
+        "fifo-head: 10 000 / 1 000 rounds",
+        many / few,
+        "<=",
+        1.3,
+        label=f"receive after {_n(FIFO_HEAD_ROUNDS[1])} / after {_n(FIFO_HEAD_ROUNDS[0])} rounds",
+    )
+
+
 # -- memory ---------------------------------------------------------------------------------
 
 
@@ -917,6 +976,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "drain": bench_drain,
     "depth": bench_depth,
     "fifo": bench_fifo,
+    "fifo-head": bench_fifo_head,
     "memory": bench_memory,
     "persistence": bench_persistence,
     "chart": bench_chart,

@@ -10,6 +10,7 @@ def test_something():
 
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
+from ._store.admin import NamespaceInfo, inspect_namespace, wipe
 from ._store.errors import PersistenceError
 from ._testing import Delivery, JournalFullWarning
 
@@ -20,8 +21,11 @@ __all__ = [
     "JournalFullWarning",
     "MessageView",
     "MockSQS",
+    "NamespaceInfo",
     "PersistenceError",
     "WallClock",
+    "inspect_namespace",
     "mock_sqs",
+    "wipe",
 ]
 __version__ = "0.1.0"

@@ -24,6 +24,7 @@ from ._adapters import botocore as _botocore
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
+from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
 from ._testing.chaos import Delivery, as_delivery
 from ._testing.handle import FailureTools
 from ._testing.journal import DEFAULT_LIMIT, Journal
@@ -63,6 +64,7 @@ OPTIONS = (
     "clock",
     "persistence",
     "namespace",
+    "persistence_timeout",
     "journal_limit",
     "delivery",
 )
@@ -134,7 +136,8 @@ class MockSQS(FailureTools):
         account_id: str = DEFAULT_ACCOUNT,
         clock: ClockOption = "wall",
         persistence: Persistence = None,
-        namespace: str = DEFAULT_NAMESPACE,
+        namespace: str | None = None,
+        persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
@@ -142,12 +145,13 @@ class MockSQS(FailureTools):
         if not isinstance(account_id, str) or not _ACCOUNT_ID.fullmatch(account_id):
             raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
         make_clock(clock)  # reject a bad clock option now, not at the first activation
-        if not isinstance(namespace, str) or not namespace:
+        if namespace is not None and (not isinstance(namespace, str) or not namespace):
             raise ValueError("namespace must be a non-empty string")
         self.region = region
         self.account_id = account_id
         self.persistence = persistence
-        self.namespace = namespace
+        self.namespace = default_namespace() if namespace is None else namespace
+        self.persistence_timeout = check_timeout(persistence_timeout)
         Journal(journal_limit)  # reject a bad limit now
         self.journal_limit = journal_limit
         self.delivery = as_delivery(delivery)
@@ -168,6 +172,7 @@ class MockSQS(FailureTools):
                     clock=self._clock_option,
                     persistence=self.persistence,
                     namespace=self.namespace,
+                    persistence_timeout=self.persistence_timeout,
                     journal_limit=self.journal_limit,
                     delivery=self.delivery,
                 )
@@ -413,7 +418,8 @@ def mock_sqs(
     account_id: str = DEFAULT_ACCOUNT,
     clock: ClockOption = "wall",
     persistence: Persistence = None,
-    namespace: str = DEFAULT_NAMESPACE,
+    namespace: str | None = None,
+    persistence_timeout: float = DEFAULT_TIMEOUT,
     journal_limit: int | None = DEFAULT_LIMIT,
     delivery: Delivery | dict[str, Any] | None = None,
 ) -> MockSQS: ...
@@ -427,10 +433,11 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
     (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
     ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
-    survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``),
-    ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no limit, 0: none) and
-    ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once delivery on standard
-    queues, see ``chaos()``).
+    survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
+    under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
+    Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
+    limit, 0: none) and ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
+    delivery on standard queues, see ``chaos()``).
     """
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:

@@ -24,6 +24,7 @@ from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
 from ._protocol import Caller, Result
 from ._service import Call, Request
+from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Chaos, Delivery, as_delivery
 from ._testing.faults import Faults, Outcome
 from ._testing.journal import DEFAULT_LIMIT, Journal
@@ -44,13 +45,14 @@ class Runtime:
         clock: str | Clock | None = "wall",
         persistence: Any = None,
         namespace: str = "sqsmock:",
+        persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         self.region = region
         self.account = account
         self._backend: Backend | None = _open_backend(
-            make_clock(clock), region, account, persistence, namespace
+            make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
@@ -250,14 +252,14 @@ async def _in_thread(func: Callable[[], T]) -> T:
 
 
 def _open_backend(
-    clock: Clock, region: str, account: str, persistence: Any, namespace: str
+    clock: Clock, region: str, account: str, persistence: Any, namespace: str, timeout: float
 ) -> Backend:
-    """A backend: empty, or loaded from the persistence store."""
+    """A backend: empty, or loaded from the persistence store (taking its ownership lease)."""
     if persistence is None:
         return Backend(clock, region, account)
-    from ._store.redis_store import RedisStore, connect
+    from ._store.redis_store import open_store
 
-    store = RedisStore(connect(persistence), namespace)
+    store = open_store(persistence, namespace, timeout)
     backend = Backend(clock, region, account, store)
     try:
         backend.load(store.load())

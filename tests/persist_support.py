@@ -121,6 +121,10 @@ class FaultyRedis:
         self.atomic: list[bool] = []
         self.fail = False
         self.fail_at: int | None = None
+        #: The next execute runs, then raises as if its reply was lost (the connection broke).
+        self.lose_reply = False
+        #: Fail direct commands (not pipelines): Redis cannot be asked what became of a write.
+        self.fail_commands = False
         self._seen_since_arm = 0
 
     def __getattr__(self, name: str) -> Any:
@@ -129,7 +133,7 @@ class FaultyRedis:
             return value
 
         def command(*args: Any, **kwargs: Any) -> Any:
-            if self.fail:
+            if self.fail or self.fail_commands:
                 raise InjectedFailure("Connection lost (injected by the test)")
             return value(*args, **kwargs)
 
@@ -177,7 +181,11 @@ class _FaultyPipeline:
         if self._owner._should_fail():
             self._inner.reset()
             raise InjectedFailure("Connection lost (injected by the test)")
-        return self._inner.execute(*args, **kwargs)
+        result = self._inner.execute(*args, **kwargs)
+        if self._owner.lose_reply:
+            self._owner.lose_reply = False
+            raise InjectedFailure("Connection lost (injected by the test)")
+        return result
 
 
 def free_port() -> int:
@@ -242,6 +250,19 @@ class PrivateRedis:
     def client(self) -> redis.Redis:
         return redis_client("127.0.0.1", self.port)
 
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def pause(self) -> None:
+        """SIGSTOP: the server keeps its connections but answers nothing until ``resume()``."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """Terminate the server (SIGTERM) and wait for it."""
         self._end(signal.SIGTERM)
@@ -254,6 +275,7 @@ class PrivateRedis:
         if proc is None:
             return
         if proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)  # a paused server would not act on SIGTERM
             proc.send_signal(sig)
             proc.wait(timeout=10)
         if self._drain is not None:  # it ends at end of file, now that the server is gone

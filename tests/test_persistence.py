@@ -975,7 +975,8 @@ def test_reset_removes_only_its_namespace(store: Store, client: Any) -> None:
         client.delete_queue(QueueUrl=client.create_queue(QueueName="deleted")["QueueUrl"])
         other_keys = store.key_names(other.namespace)
         mine.handle.reset()
-        assert store.key_names(mine.namespace) <= {mine.namespace + "schema"}
+        kept = {mine.namespace + "schema", mine.namespace + "owner"}
+        assert store.key_names(mine.namespace) <= kept
         assert store.key_names(other.namespace) == other_keys
         assert text(store.client.get(foreign)) == "keep me"
         assert "QueueUrls" not in client.list_queues()
@@ -1859,6 +1860,41 @@ def _corrupt(store: Store, kind: str, ids: dict[str, str]) -> str:
     if kind == "deleted time not a number":
         c.hset(f"{ns}deleted", qid("gone"), "yesterday")
         return qid("gone")
+    if kind == "message attributes of the wrong shape":
+        edit_record(lambda record: record.update(attrs={"a": "just a string"}))
+        return mid
+    if kind == "message sent at NaN":
+        c.hset(
+            queue_hash, field, text(c.hget(queue_hash, field)).replace('"sent":', '"sent":NaN,"x":')
+        )
+        return mid
+    if kind == "message visible at infinity":
+        edit_record(lambda record: record["state"].__setitem__(1, float("inf")))
+        return mid
+    if kind == "negative receive count":
+        edit_record(lambda record: record["state"].__setitem__(2, -1))
+        return mid
+    if kind == "running move task with wrong field types":
+        task = {
+            "task_id": "task-2",
+            "handle": "h",
+            "source_arn": "arn:aws:sqs:us-east-1:123456789012:q",
+            "destination_arn": None,
+            "rate": "fast",
+            "to_move": "ten",
+            "started_at": T0,
+            "status": "RUNNING",
+            "moved": 0,
+            "failure": None,
+        }
+        c.hset(f"{ns}tasks", "task-2", json.dumps(task))
+        return "task-2"
+    if kind == "deleted time NaN":
+        c.hset(f"{ns}deleted", qid("gone"), "nan")
+        return qid("gone")
+    if kind == "dedup entry with a NaN expiry":
+        c.hset(f"{ns}q:{qid('f.fifo')}", "d:D", '["id", null, NaN]')
+        return "D"
     if kind == "sequence not an integer":
         c.hset(f"{ns}q:{qid('f.fifo')}", "seq", "many")
         return f"{ns}q:{qid('f.fifo')}"
@@ -1892,6 +1928,13 @@ CORRUPTIONS = [
     "move task not JSON",
     "deleted time not a number",
     "sequence not an integer",
+    "message attributes of the wrong shape",
+    "message sent at NaN",
+    "message visible at infinity",
+    "negative receive count",
+    "running move task with wrong field types",
+    "deleted time NaN",
+    "dedup entry with a NaN expiry",
     "unknown schema",
     "schema missing",
     "queues key of the wrong type",

@@ -1,21 +1,24 @@
 """All queues of one mock activation, by region, account and name.
 
 Regions and accounts are separate namespaces. The backend owns the queue registry (guarded by
-its own lock, never held while a queue lock is taken) and the 60-second rule for re-creating a
-deleted queue. It wakes every queue's long polls when the clock is advanced.
+its own lock, held only for lookups and updates of the registry, never across a store write)
+and the 60-second rule for re-creating a deleted queue. It wakes every queue's long polls when
+the clock is advanced.
 
 With a store, creating and deleting a queue are written before memory changes (a failed write
-changes nothing), and ``load`` rebuilds everything the store holds.
+changes nothing); one queue name's create and delete are serialised by a lock of their own (one
+of ``NAME_LOCKS`` stripes), so a slow store delays only calls on that name. ``load`` rebuilds
+everything the store holds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .._errors import SqsError
-from .._store import Op, Snapshot, Store
+from .._store import Op, QueueRecord, Snapshot, Store
 from .clock import Clock
 from .fifo import FifoQueue
 from .move_tasks import MoveTasks
@@ -27,12 +30,51 @@ __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
 #: Seconds after DeleteQueue before the same name may be created again.
 QUEUE_DELETE_COOLDOWN = 60.0
 
+#: Create/DeleteQueue of one name are serialised by one of this many locks.
+NAME_LOCKS = 64
+
 Key = tuple[str, str, str]
 
 
 def _key(qid: str) -> Key:
     region, account, name = qid.split("/", 2)
     return region, account, name
+
+
+class _Gate:
+    """Many holders at once (``shared``) or one alone (``exclusive``)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._shared = 0
+        self._exclusive = False
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self._exclusive:
+                self._cond.wait()
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._shared -= 1
+                if not self._shared:
+                    self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            while self._exclusive or self._shared:
+                self._cond.wait()
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._exclusive = False
+                self._cond.notify_all()
 
 
 class Backend:
@@ -44,16 +86,28 @@ class Backend:
         self._lock = threading.Lock()
         self._queues: dict[Key, Queue] = {}
         self._deleted: dict[Key, float] = {}
+        self._name_locks = [threading.Lock() for _ in range(NAME_LOCKS)]
+        #: Creates and deletes pass it together; reset() passes it alone.
+        self._gate = _Gate()
+        #: Bumped by reset(): a create or delete that wrote before a reset does not touch the
+        #: registry after it.
+        self._generation = 0
         self.move_tasks = self._new_move_tasks()
+        if store is not None:
+            store.on_late = self.mark_stale
         clock.subscribe(self._wake_all)
 
     def _new_move_tasks(self) -> MoveTasks:
-        commit = self.store.commit if self.store is not None else None
+        store = self.store
+        commit = None if store is None else (lambda ops: store.commit(ops, ""))
         return MoveTasks(self.by_arn, self.clock.now, commit)
 
-    def _commit(self, ops: list[Op]) -> None:
+    def _commit(self, ops: list[Op], channel: str) -> None:
         if self.store is not None:
-            self.store.commit(ops)
+            self.store.commit(ops, channel)
+
+    def _name_lock(self, key: Key) -> threading.Lock:
+        return self._name_locks[hash(key) % NAME_LOCKS]
 
     def mark_stale(self, qids: set[str]) -> None:
         """A write touching these queues failed: each reloads from the store on its next use."""
@@ -68,33 +122,37 @@ class Backend:
         Raises ValueError naming the record that is corrupted.
         """
         for qid, record in snapshot.queues.items():
-            try:
-                meta = decode_meta(record.meta)
-                if (meta["region"], meta["account"], meta["name"]) != _key(qid):
-                    raise ValueError("its metadata names another queue")
-                queue = self._make(
-                    meta["region"],
-                    meta["account"],
-                    meta["name"],
-                    meta["fifo"],
-                    dict(meta["attributes"]),
-                    dict(meta["tags"]),
-                )
-                queue.created_at = float(meta["created"])
-                queue.last_modified = float(meta["modified"])
-                queue.last_purge = None if meta["purged"] is None else float(meta["purged"])
-                if isinstance(queue, FifoQueue) and meta.get("scope"):
-                    queue.dedup_scope = meta["scope"]  # as created, whatever the attribute says
-                queue.restore(record)
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"queue {qid!r}: {error}") from None
-            self._queues[_key(qid)] = queue
+            self._queues[_key(qid)] = self._build(qid, record)
         for qid, when in snapshot.deleted.items():
             self._deleted[_key(qid)] = when
         self.move_tasks.restore(snapshot.tasks)
         for queue in self._queues.values():
             with queue.lock:
                 queue._flush()  # retention that lapsed while nobody was running
+
+    def _build(self, qid: str, record: QueueRecord) -> Queue:
+        """A queue rebuilt from its stored record; ValueError names what is corrupted."""
+        try:
+            meta = decode_meta(record.meta)
+            if (meta["region"], meta["account"], meta["name"]) != _key(qid):
+                raise ValueError("its metadata names another queue")
+            queue = self._make(
+                meta["region"],
+                meta["account"],
+                meta["name"],
+                meta["fifo"],
+                dict(meta["attributes"]),
+                dict(meta["tags"]),
+            )
+            queue.created_at = float(meta["created"])
+            queue.last_modified = float(meta["modified"])
+            queue.last_purge = None if meta["purged"] is None else float(meta["purged"])
+            if isinstance(queue, FifoQueue) and meta.get("scope"):
+                queue.dedup_scope = meta["scope"]  # as created, whatever the attribute says
+            queue.restore(record)
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"queue {qid!r}: {error}") from None
+        return queue
 
     def _make(
         self,
@@ -111,11 +169,14 @@ class Backend:
         return queue
 
     def close(self) -> None:
-        """The mock stopped: end waiting long polls (they answer empty) and stop listening."""
+        """The mock stopped: end waiting long polls (they answer empty), stop listening, and
+        release the store (its namespace's lease)."""
         self.clock.unsubscribe(self._wake_all)
         for queue in self.queues():
             queue.closed = True  # not deleted: a call still under way writes through as usual
             queue.notify()
+        if self.store is not None:
+            self.store.close()
 
     # -- lookups ----------------------------------------------------------------------------
 
@@ -162,42 +223,58 @@ class Backend:
         """The queue ``name``: ``existing(queue)`` vets a queue that already exists (it raises
         QueueNameExists on a conflict), else a new queue is made."""
         key = (region, account, name)
-        with self._lock:
-            queue = self._queues.get(key)
-            if queue is not None:
-                existing(queue)
-                return queue
-            deleted_at = self._deleted.get(key)
-            if deleted_at is not None and self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
-                raise SqsError("QueueDeletedRecently")
+        with self._gate.shared(), self._name_lock(key):
+            with self._lock:
+                queue = self._queues.get(key)
+                if queue is not None:
+                    existing(queue)
+                    return queue
+                deleted_at = self._deleted.get(key)
+                if deleted_at is not None and self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
+                    raise SqsError("QueueDeletedRecently")
+                generation = self._generation
             queue = self._make(region, account, name, fifo, attributes, tags)
             self._commit(
-                [Op("queue", queue.qid, value=queue.meta_record()), Op("undeleted", queue.qid)]
+                [Op("queue", queue.qid, value=queue.meta_record()), Op("undeleted", queue.qid)],
+                queue.qid,
             )
-            if deleted_at is not None:
-                del self._deleted[key]
-            self._queues[key] = queue
+            with self._lock:
+                if generation != self._generation:  # reset meanwhile: the store was cleared
+                    raise SqsError("QueueDoesNotExist")
+                self._deleted.pop(key, None)
+                self._queues[key] = queue
             return queue
 
     def delete(self, queue: Queue) -> None:
         key = (queue.region, queue.account, queue.name)
-        with self._lock:
-            if self._queues.get(key) is not queue:
-                raise SqsError("QueueDoesNotExist")
+        with self._gate.shared(), self._name_lock(key):
+            with self._lock:
+                if self._queues.get(key) is not queue:
+                    raise SqsError("QueueDoesNotExist")
             now = self.clock.now()
             with queue.lock:  # no call on the queue commits after its drop
-                self._commit([Op("drop", queue.qid), Op("deleted", queue.qid, value=repr(now))])
+                if queue.deleted:  # reset meanwhile
+                    raise SqsError("QueueDoesNotExist")
+                self._commit(
+                    [Op("drop", queue.qid), Op("deleted", queue.qid, value=repr(now))], queue.qid
+                )
                 queue.deleted = True
                 if queue._ops:
                     queue._ops = []
-            del self._queues[key]
-            self._deleted[key] = now
+            with self._lock:
+                if self._queues.get(key) is queue:
+                    del self._queues[key]
+                    self._deleted[key] = now
         queue.notify()
 
     def reset(self) -> None:
-        """Drop every queue (and the memory of deleted ones), in the store too."""
-        with self._lock:
-            queues = list(self._queues.values())
+        """Drop every queue (and the memory of deleted ones), in the store too.
+
+        No create or delete runs meanwhile (the gate); the registry lock is not held while the
+        store is cleared, so lookups and ListQueues go on answering.
+        """
+        with self._gate.exclusive():
+            queues = self.queues()
             # Every queue lock, so that no call under way commits after the store is cleared.
             # Only reset holds more than one queue lock; calls hold one and wait for none.
             with contextlib.ExitStack() as locks:
@@ -208,15 +285,63 @@ class Backend:
                 for queue in queues:
                     queue.deleted = True
                     queue._ops = [] if queue._ops is not None else None
-            self._queues.clear()
-            self._deleted.clear()
-            self.move_tasks = self._new_move_tasks()
+            with self._lock:
+                self._queues.clear()
+                self._deleted.clear()
+                self._generation += 1
+                self.move_tasks = self._new_move_tasks()
         for queue in queues:
             queue.notify()
 
     def tick(self) -> None:
-        """Catch time-driven work that spans queues (message move tasks) up to the clock."""
-        self.move_tasks.run()
+        """Before every SQS call: take in writes found applied late, then catch time-driven
+        work that spans queues (message move tasks) up to the clock."""
+        store = self.store
+        if store is not None:
+            store.settle()  # nothing to do unless an earlier write's outcome is unknown
+            if store.late:
+                self._reconcile(store.take_late())
+        self.move_tasks.run(wait=False)
+
+    def _reconcile(self, late: list[list[Op]]) -> None:
+        """Memory takes in commits that raised but reached the store (a reply lost after Redis
+        applied the write): queues are reloaded, created or dropped as the store says."""
+        assert self.store is not None
+        with self._gate.shared():
+            for ops in late:
+                self._reconcile_one(ops)
+
+    def _reconcile_one(self, ops: list[Op]) -> None:
+        """Bring memory to what the store holds for the records ``ops`` touched."""
+        assert self.store is not None
+        for op in ops:
+            if op.kind == "task":
+                self.move_tasks.apply_record(op.value)
+            elif op.kind in ("deleted", "undeleted"):
+                with self._lock:
+                    if op.kind == "deleted":
+                        self._deleted[_key(op.qid)] = float(op.value)
+                    else:
+                        self._deleted.pop(_key(op.qid), None)
+        for qid in sorted({op.qid for op in ops if op.qid}):
+            record = self.store.load_queue(qid)
+            key = _key(qid)
+            with self._lock:
+                queue = self._queues.get(key)
+            if queue is None and record is not None:
+                rebuilt = self._build(qid, record)
+                with self._lock:
+                    self._queues.setdefault(key, rebuilt)
+            elif queue is not None and record is None:
+                with queue.lock:
+                    queue.deleted = True
+                    queue._ops = [] if queue._ops is not None else None
+                with self._lock:
+                    if self._queues.get(key) is queue:
+                        del self._queues[key]
+                queue.notify()
+            elif queue is not None:
+                queue.stale = True
 
     def dead_letter_sources(self, arn: str) -> list[Queue]:
         """Queues whose RedrivePolicy names ``arn``, sorted by name."""
@@ -231,6 +356,6 @@ class Backend:
         # advance() must not fail because a move task's write did: the next SQS call retries
         # the task (and reports the failure).
         with contextlib.suppress(Exception):
-            self.tick()
+            self.move_tasks.run()
         for queue in self.queues():
             queue.notify()

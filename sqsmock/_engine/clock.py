@@ -13,12 +13,13 @@ clock it never sleeps, it ``jump_to``s the moment it was waiting for instead.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
 from datetime import timedelta
 
-__all__ = ["Clock", "FrozenClock", "WallClock", "make_clock", "monotonic"]
+__all__ = ["MAX_TIME", "Clock", "FrozenClock", "WallClock", "make_clock", "monotonic"]
 
 
 _clock_gettime = getattr(time, "clock_gettime", None)
@@ -35,11 +36,28 @@ def monotonic() -> float:
     return _real_monotonic()
 
 
+#: The last moment a clock can show: 9999-12-31T23:59:59Z, the end of what ``datetime`` (and
+#: SQS's epoch-millisecond timestamps rendered through it) can represent.
+MAX_TIME = 253_402_300_799.0
+
+
 def _seconds(value: float | timedelta) -> float:
     seconds = value.total_seconds() if isinstance(value, timedelta) else float(value)
+    if not math.isfinite(seconds):
+        raise ValueError(f"the clock advances by a finite number of seconds, not {seconds}")
     if seconds < 0:
         raise ValueError(f"the clock only moves forward; cannot advance by {seconds} seconds")
     return seconds
+
+
+def _representable(when: float) -> float:
+    """``when`` if a clock may show it; else ValueError (the caller has changed nothing)."""
+    if not math.isfinite(when) or when > MAX_TIME:
+        raise ValueError(
+            f"the clock cannot show {when} (epoch seconds): it ends at {MAX_TIME} "
+            "(9999-12-31T23:59:59Z)"
+        )
+    return when
 
 
 class Clock:
@@ -87,13 +105,17 @@ class WallClock(Clock):
 
     def __init__(self, offset: float = 0.0) -> None:
         super().__init__()
-        self.offset = float(offset)
+        offset = float(offset)
+        _representable(time.time() + offset)
+        self.offset = offset
 
     def now(self) -> float:
         return time.time() + self.offset
 
     def advance(self, seconds: float | timedelta) -> float:
-        self.offset += _seconds(seconds)
+        step = _seconds(seconds)
+        _representable(time.time() + self.offset + step)
+        self.offset += step
         self._notify()
         return self.now()
 
@@ -105,7 +127,7 @@ class FrozenClock(Clock):
 
     def __init__(self, start: float | None = None) -> None:
         super().__init__()
-        self._now = time.time() if start is None else float(start)
+        self._now = _representable(time.time() if start is None else float(start))
         self._lock = threading.Lock()
 
     def now(self) -> float:
@@ -114,8 +136,7 @@ class FrozenClock(Clock):
     def advance(self, seconds: float | timedelta) -> float:
         step = _seconds(seconds)
         with self._lock:
-            self._now += step
-            now = self._now
+            now = self._now = _representable(self._now + step)
         self._notify()
         return now
 

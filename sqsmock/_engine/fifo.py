@@ -20,13 +20,13 @@ message group) is the one the queue was created with. Purge clears the cache.
 from __future__ import annotations
 
 import heapq
-import json
 from collections import OrderedDict, deque
 
 from .._store import Op, QueueRecord
 from .journal import dedup_record
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
+from .records import decode_dedup
 
 __all__ = ["ATTEMPT_WINDOW", "DEDUP_WINDOW", "FifoQueue"]
 
@@ -38,19 +38,37 @@ ATTEMPT_WINDOW = 300.0
 SEQUENCE_BASE = 18_000_000_000_000_000_000
 
 
+#: A group's deque is compacted once it holds more removed messages than this and than live
+#: ones (amortised O(1) per removal, like the log's compaction).
+GROUP_COMPACT_MIN_DEAD = 32
+
+
 class _Group:
-    __slots__ = ("key", "messages")
+    __slots__ = ("dead", "key", "messages")
 
     def __init__(self, key: str) -> None:
         self.key = key
         self.messages: deque[Message] = deque()
+        #: Removed messages still in ``messages`` (behind a live head, or not yet dropped).
+        self.dead = 0
 
     def head(self) -> Message | None:
         """The first live message (dropping removed ones from the front)."""
         messages = self.messages
         while messages and messages[0].slot < 0:
             messages.popleft()
+            self.dead -= 1
         return messages[0] if messages else None
+
+    def compact(self) -> None:
+        """Drop removed messages from anywhere in the group, once they outnumber live ones.
+
+        Without this, messages deleted behind a head that is never deleted (received again and
+        again) would stay in the deque, and every receive of the group would step over them.
+        """
+        if self.dead > GROUP_COMPACT_MIN_DEAD and 2 * self.dead > len(self.messages):
+            self.messages = deque(m for m in self.messages if m.slot >= 0)
+            self.dead = 0
 
 
 class FifoQueue(Queue):
@@ -121,6 +139,7 @@ class FifoQueue(Queue):
 
     def _refresh(self, group: _Group) -> None:
         """Keep the invariant: a group is in the rotation iff its head is visible."""
+        group.compact()
         head = group.head()
         if head is None:
             self._rotation.pop(group.key, None)
@@ -137,8 +156,10 @@ class FifoQueue(Queue):
         self._refresh(self._groups[m.group_id or ""])
 
     def _removed(self, m: Message) -> None:
-        if not self._taking:
-            self._refresh(self._groups[m.group_id or ""])
+        group = self._groups[m.group_id or ""]
+        group.dead += 1
+        if not self._taking:  # _take refreshes (and compacts) each group it leaves
+            self._refresh(group)
 
     # -- receiving --------------------------------------------------------------------------
 
@@ -229,12 +250,11 @@ class FifoQueue(Queue):
         self._sequence = max([record.sequence, *numbers])
         for key, text in record.dedup.items():
             try:
-                message_id, number, expires = json.loads(text)
-                expires = float(expires)
+                message_id, number, expires = decode_dedup(text)
             except (ValueError, TypeError) as error:
                 raise ValueError(f"deduplication entry {key!r}: {error}") from None
             if expires > now:
-                self._dedup[key] = (str(message_id), number, expires)
+                self._dedup[key] = (message_id, number, expires)
                 heapq.heappush(self._dedup_expiry, (expires, key))
             else:
                 self._record(Op("undedup", self.qid, key))

@@ -126,7 +126,7 @@ class Journaled:
             return
         self._ops = []
         try:
-            self._store.commit(pending)
+            self._store.commit(pending, self.qid)
         except BaseException:
             self.stale = True
             if self._on_failure is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import threading
 import uuid
 from collections.abc import Callable
@@ -50,13 +51,46 @@ class MoveTask:
 
     @classmethod
     def from_record(cls, text: str) -> MoveTask:
+        """Read a stored task back; ValueError names the first field of the wrong type or value."""
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("a move task record must be a JSON object")
+        unknown = set(data) - set(_TASK_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
+        for name, (kinds, optional) in _TASK_FIELDS.items():
+            value = data.get(name)
+            if value is None and (optional or (name not in data and name in _TASK_DEFAULTED)):
+                continue
+            if not isinstance(value, kinds) or isinstance(value, bool):
+                raise ValueError(f"field {name!r} is {value!r}")
+            if isinstance(value, (int, float)) and not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"field {name!r} is {value!r}, not a finite non-negative number")
         task = cls(**data)
         if task.status not in (RUNNING, COMPLETED, CANCELLING, CANCELLED, FAILED):
             raise ValueError(f"unknown move task status {task.status!r}")
+        if task.rate is not None and task.rate < 1:
+            raise ValueError(f"field 'rate' is {task.rate!r}")
+        if task.moved > task.to_move:
+            raise ValueError(f"it moved {task.moved} of {task.to_move} messages")
         return task
+
+
+#: Each stored field of a task: accepted types, and whether it may be null.
+_TASK_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
+    "task_id": ((str,), False),
+    "handle": ((str,), False),
+    "source_arn": ((str,), False),
+    "destination_arn": ((str,), True),
+    "rate": ((int,), True),
+    "to_move": ((int,), False),
+    "started_at": ((int, float), False),
+    "status": ((str,), False),
+    "moved": ((int,), False),
+    "failure": ((str,), True),
+}
+#: Fields with a default: a record may leave them out.
+_TASK_DEFAULTED = frozenset({"status", "moved"})
 
 
 def _handle(task_id: str, source_arn: str) -> str:
@@ -122,9 +156,12 @@ class MoveTasks:
         tasks = []
         for task_id, text in records.items():
             try:
-                tasks.append(MoveTask.from_record(text))
+                task = MoveTask.from_record(text)
+                if task.task_id != task_id:
+                    raise ValueError(f"the record is for task {task.task_id!r}")
             except (ValueError, TypeError) as error:
                 raise ValueError(f"move task {task_id!r}: {error}") from None
+            tasks.append(task)
         for task in sorted(tasks, key=lambda t: t.started_at):
             self._add(task)
 
@@ -152,16 +189,33 @@ class MoveTasks:
             self.run()
             return list(reversed(self._by_source.get(source_arn, [])))[:limit]
 
-    def run(self) -> None:
-        """Catch every active task up to the clock."""
+    def run(self, wait: bool = True) -> None:
+        """Catch every active task up to the clock. ``wait=False``: if another thread is at
+        it already (its writes may be waiting on Redis), leave it to that thread."""
         if not self._active:
             return
-        with self._lock:
+        if not self._lock.acquire(blocking=wait):
+            return
+        try:
             now = self._now()
             for task in list(self._active):
                 self._step(task, now)
                 if task.status not in (RUNNING, CANCELLING):
                     self._active.remove(task)
+        finally:
+            self._lock.release()
+
+    def apply_record(self, text: str) -> None:
+        """A task record that reached the store although its write raised: take it in."""
+        stored = MoveTask.from_record(text)
+        with self._lock:
+            task = self._by_id.get(stored.task_id)
+            if task is None:
+                self._add(stored)
+                return
+            task.status, task.moved, task.failure = stored.status, stored.moved, stored.failure
+            if task.status not in (RUNNING, CANCELLING) and task in self._active:
+                self._active.remove(task)
 
     def _task_ops(self, task: MoveTask) -> list[Op]:
         return [] if self._commit is None else [Op("task", "", task.task_id, task.record())]

@@ -14,11 +14,19 @@ not a record this module wrote.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from .message import DELAYED, INFLIGHT, VISIBLE, Message
 
-__all__ = ["decode_message", "decode_meta", "encode_message", "encode_meta"]
+__all__ = [
+    "decode_dedup",
+    "decode_message",
+    "decode_meta",
+    "decode_time",
+    "encode_message",
+    "encode_meta",
+]
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -53,59 +61,132 @@ def encode_message(m: Message) -> str:
     )
 
 
+_NUMBER = (int, float)
+
+
 def _field(record: dict[str, Any], name: str, kinds: tuple[type, ...], optional: bool) -> Any:
     value = record.get(name)
     if value is None and optional:
         return None
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
         raise ValueError(f"field {name!r} is {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"field {name!r} is {value!r}, not a finite number")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"field {name!r} is negative ({value!r})")
     return value
+
+
+def decode_time(value: Any, what: str = "time") -> float:
+    """A stored moment or duration: a finite, non-negative number (bools are not numbers)."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ValueError(f"{what} {value!r} is not a number") from None
+    if not isinstance(value, _NUMBER) or isinstance(value, bool):
+        raise ValueError(f"{what} {value!r} is not a number")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what} {value!r} is not a finite, non-negative number")
+    return float(value)
+
+
+def _attributes(value: Any) -> dict[str, dict[str, Any]] | None:
+    """Message attributes in wire form: name -> {DataType, StringValue | BinaryValue}."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError("message attributes must be a JSON object")
+    for name, attr in value.items():
+        if (
+            not isinstance(attr, dict)
+            or not isinstance(attr.get("DataType"), str)
+            or len(attr) != 2
+            or not (
+                isinstance(attr.get("StringValue"), str) or isinstance(attr.get("BinaryValue"), str)
+            )
+        ):
+            raise ValueError(
+                f"message attribute {name!r} is {attr!r}, not {{DataType, StringValue or "
+                "BinaryValue}"
+            )
+    return value
+
+
+#: Message record fields by expected type (checked with ``type() is``: runs per message on load).
+_REQUIRED_TEXT = ("id", "body", "md5", "sender")
+_OPTIONAL_TEXT = ("md5a", "trace", "md5s", "group", "dedup", "sn", "dlq")
+_INF = math.inf
+
+
+def _time(value: Any, what: str) -> float:
+    """A stored moment: a finite, non-negative JSON number (the fast path of ``decode_time``)."""
+    kind = type(value)
+    if (kind is float or kind is int) and 0 <= value < _INF:
+        return float(value)
+    return decode_time(value, what)  # raises with the reason (NaN fails the comparison above)
 
 
 def decode_message(text: str | bytes) -> Message:
     record = json.loads(text)
-    if not isinstance(record, dict):
+    if type(record) is not dict:
         raise ValueError("a message record must be a JSON object")
-    number = (int, float)
+    get = record.get
+    for name in _REQUIRED_TEXT:
+        if type(get(name)) is not str:
+            raise ValueError(f"field {name!r} is {get(name)!r}")
+    for name in _OPTIONAL_TEXT:
+        value = get(name)
+        if value is not None and type(value) is not str:
+            raise ValueError(f"field {name!r} is {value!r}")
+    for name in ("size", "seq"):
+        value = get(name)
+        if type(value) is not int or value < 0:
+            raise ValueError(f"field {name!r} is {value!r}")
+    attributes = get("attrs")
+    if attributes is not None:
+        _attributes(attributes)
+    number = get("sn")
+    if number is not None and not number.isdigit():
+        raise ValueError(f"field 'sn' is {number!r}, not a sequence number")
     m = Message(
-        _field(record, "id", (str,), False),
-        _field(record, "body", (str,), False),
-        _field(record, "md5", (str,), False),
-        attributes=_field(record, "attrs", (dict,), True),
-        md5_attributes=_field(record, "md5a", (str,), True),
-        trace_header=_field(record, "trace", (str,), True),
-        md5_system=_field(record, "md5s", (str,), True),
-        sender_id=_field(record, "sender", (str,), False),
-        group_id=_field(record, "group", (str,), True),
-        dedup_id=_field(record, "dedup", (str,), True),
-        size=_field(record, "size", (int,), False),
+        record["id"],
+        record["body"],
+        record["md5"],
+        attributes=attributes,
+        md5_attributes=get("md5a"),
+        trace_header=get("trace"),
+        md5_system=get("md5s"),
+        sender_id=record["sender"],
+        group_id=get("group"),
+        dedup_id=get("dedup"),
+        size=record["size"],
     )
-    m.seq = _field(record, "seq", (int,), False)
-    m.sent_at = float(_field(record, "sent", number, False))
-    m.sequence_number = _field(record, "sn", (str,), True)
-    m.dlq_source_arn = _field(record, "dlq", (str,), True)
-    _decode_state(m, record.get("state"))
+    m.seq = record["seq"]
+    m.sent_at = _time(get("sent"), "send time")
+    m.sequence_number = number
+    m.dlq_source_arn = get("dlq")
+    _decode_state(m, get("state"))
     return m
 
 
 def _decode_state(m: Message, record: Any) -> None:
-    if not isinstance(record, list) or len(record) != 6:
+    if type(record) is not list or len(record) != 6:
         raise ValueError("its delivery state must be a list of 6 values")
     state, visible_at, count, first, received, receipt = record
-    if state not in (VISIBLE, INFLIGHT, DELAYED):
+    if state not in (VISIBLE, INFLIGHT, DELAYED) or type(state) is not int:
         raise ValueError(f"unknown message state {state!r}")
-    number = (int, float)
-    if not isinstance(visible_at, number) or not isinstance(received, number):
-        raise ValueError("message times must be numbers")
-    if not isinstance(count, int) or (first is not None and not isinstance(first, number)):
-        raise ValueError("bad receive count or first receive time")
-    if receipt is not None and not isinstance(receipt, str):
+    if type(count) is not int or count < 0:
+        raise ValueError(f"bad receive count {count!r}")
+    if receipt is not None and type(receipt) is not str:
         raise ValueError("a receipt handle must be a string")
+    if state == INFLIGHT and receipt is None:
+        raise ValueError("a message in flight must have a receipt handle")
     m.state = state
-    m.visible_at = float(visible_at)
+    m.visible_at = _time(visible_at, "visible-at time")
     m.receive_count = count
-    m.first_receive_at = None if first is None else float(first)
-    m.received_at = float(received)
+    m.first_receive_at = None if first is None else _time(first, "first receive time")
+    m.received_at = _time(received, "receive time")
     m.receipt = receipt
 
 
@@ -159,4 +240,17 @@ def decode_meta(text: str | bytes) -> dict[str, Any]:
     for mapping in (record["attributes"], record["tags"]):
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
             raise ValueError("attributes and tags must map strings to strings")
+    if record["scope"] not in (None, "queue", "messageGroup"):
+        raise ValueError(f"unknown deduplication scope {record['scope']!r}")
     return record
+
+
+def decode_dedup(text: str | bytes) -> tuple[str, str | None, float]:
+    """A FIFO deduplication entry: [MessageId, SequenceNumber or null, expiry]."""
+    entry = json.loads(text)
+    if not isinstance(entry, list) or len(entry) != 3:
+        raise ValueError("a deduplication entry must be a list of 3 values")
+    message_id, number, expires = entry
+    if not isinstance(message_id, str) or not (number is None or isinstance(number, str)):
+        raise ValueError(f"deduplication entry {entry!r} has the wrong types")
+    return message_id, number, decode_time(expires, "expiry")

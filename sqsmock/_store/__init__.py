@@ -8,6 +8,7 @@ fakeredis), in ``redis_store``; with no store the engine's memory is the whole t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -53,8 +54,24 @@ class Snapshot:
 class Store(Protocol):
     """What the engine needs of a store. Every method raises ``PersistenceError`` on failure."""
 
-    def commit(self, ops: list[Op]) -> None:
-        """Apply the ops atomically (all or nothing)."""
+    #: Ops of commits that raised but were later found applied (see ``take_late``).
+    late: list[list[Op]]
+    #: Called with the queue ids a commit that raised but turned out applied touched.
+    on_late: Callable[[set[str]], None] | None
+
+    def commit(self, ops: list[Op], channel: str = "") -> None:
+        """Apply the ops atomically, or raise -- then they did not apply and never will.
+
+        ``channel`` names who commits (a queue id, or '' for namespace-wide records); commits
+        of one channel never run concurrently.
+        """
+
+    def settle(self) -> None:
+        """Decide commits whose outcome is unknown (raises while Redis cannot be asked)."""
+
+    def take_late(self) -> list[list[Op]]:
+        """Ops of commits that raised but were later found applied: memory must take them in
+        (rare: Redis applied a write and the connection broke before its reply)."""
 
     def load(self) -> Snapshot:
         """Everything under the namespace."""
@@ -67,3 +84,6 @@ class Store(Protocol):
 
     def corrupted(self, reason: str) -> Exception:
         """The error to raise for a stored record that cannot be read back."""
+
+    def close(self) -> None:
+        """The activation ends: release what it holds (the namespace's lease)."""

@@ -3,6 +3,8 @@
 Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``region/account/name``:
 
     P:schema       string  "2"
+    P:owner        string  the ownership lease: token, host, pid (expires unless renewed)
+    P:commits      hash    commit channel -> id of its last commit (fencing, see below)
     P:queues       hash    qid -> queue metadata (JSON)
     P:deleted      hash    qid -> when the queue was deleted (the 60-second rule)
     P:tasks        hash    task id -> message move task (JSON)
@@ -10,44 +12,155 @@ Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``regi
                            d:<deduplication key> -> [MessageId, SequenceNumber, expiry]
                            seq -> the FIFO SequenceNumber counter
 
-Each SQS call's writes reach Redis in one round trip before the call returns: usually a single
-command (one HSET or HDEL on the queue's hash -- a send, a receive or a delete of any number of
-messages), otherwise one MULTI/EXEC transaction. A delete is an HDEL of the message's field.
+Each SQS call's writes reach Redis in one round trip before the call returns: one Lua script
+(``COMMIT``) that applies them atomically only if (1) this activation still holds the lease,
+(2) Redis's clock has not passed the call's deadline -- the moment the client gives up waiting --
+and (3) the commit channel's last commit id is the one this activation wrote last (a commit
+whose id is already recorded is not applied twice: a client's retry is harmless). A write that
+timed out can therefore not land later: once the deadline passed it is refused, and before that
+the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
+the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
+nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+import os
+import re
+import threading
+import time
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
 from . import Op, QueueRecord, Snapshot
 from .errors import PersistenceError
+from .lease import Lease
 
-__all__ = ["SCHEMA", "RedisStore", "connect"]
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_TIMEOUT",
+    "SCHEMA",
+    "RedisStore",
+    "connect",
+    "default_namespace",
+    "open_store",
+]
 
 SCHEMA = "2"
+DEFAULT_NAMESPACE = "sqsmock:"
+#: Seconds a client built from a URL waits to connect and for each reply.
+DEFAULT_TIMEOUT = 5.0
 _MESSAGE = "m:"
 _DEDUP = "d:"
 _SEQUENCE = "seq"
+#: What follows ``P:q:`` in a queue's key: region/account/name (none of them holds ':' or '/').
+_QID = re.compile(r"[^/:]+/[^/:]+/[^/:]+")
+#: Suffixes of the fixed keys of a namespace (a nested namespace ends its keys the same way).
+_FIXED = ("schema", "owner", "commits", "queues", "deleted", "tasks")
+#: Lua's unpack() limit is a few thousand values: HSET/HDEL go in chunks of this many fields.
+_CHUNK = 1000
+
+_COMMIT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+local t = redis.call('TIME')
+if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[5]) then
+  return -2
+end
+local last = redis.call('HGET', KEYS[2], ARGV[2]) or ''
+if last == ARGV[4] then return 1 end
+if last ~= ARGV[3] then return -3 end
+local i = 6
+while i <= #ARGV do
+  local op, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
+  if op == 'D' then
+    redis.call('DEL', key)
+    i = i + 2
+  else
+    local n = tonumber(ARGV[i + 2])
+    local args = {}
+    for j = 1, n do args[j] = ARGV[i + 2 + j] end
+    redis.call(op == 'S' and 'HSET' or 'HDEL', key, unpack(args))
+    i = i + 3 + n
+  end
+end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[4])
+return 1
+"""
+
+_SETTLE = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current == ARGV[2] then return 1 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 0
+"""
 
 
-def connect(persistence: Any) -> Any:
-    """A redis-py client from the ``persistence=`` option (a client or a ``redis://`` URL)."""
+def default_namespace() -> str:
+    """``sqsmock:``, or ``sqsmock:<worker>:`` under pytest-xdist (one namespace per worker)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{DEFAULT_NAMESPACE}{worker}:" if worker else DEFAULT_NAMESPACE
+
+
+def connect(persistence: Any, timeout: float = DEFAULT_TIMEOUT) -> Any:
+    """A redis-py client from the ``persistence=`` option (a client or a ``redis://`` URL).
+
+    A client built from a URL gets connect and socket time-outs of ``timeout`` seconds (the URL
+    may override them with ``?socket_timeout=..&socket_connect_timeout=..``) and no retries: a
+    stopped Redis fails a call within ``timeout`` instead of hanging it.
+    """
     if isinstance(persistence, str):
         try:
             import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
         except ImportError:  # pragma: no cover - depends on the environment
             raise PersistenceError(
                 reason="persistence by URL needs redis-py: pip install 'sqsmock[redis]'"
             ) from None
-        return redis.Redis.from_url(persistence)
+        return redis.Redis.from_url(
+            persistence,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry_on_timeout=False,
+            retry=Retry(NoBackoff(), 0),
+        )
     if not all(hasattr(persistence, name) for name in ("pipeline", "hgetall", "scan_iter")):
         raise TypeError(
             "persistence must be a redis.Redis (or fakeredis) client or a redis:// URL, "
             f"not {persistence!r}"
         )
     return persistence
+
+
+def check_timeout(timeout: Any) -> float:
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ValueError(
+            f"persistence_timeout must be a positive number of seconds, not {timeout!r}"
+        )
+    return float(timeout)
+
+
+def open_store(
+    persistence: Any, namespace: str | None = None, timeout: float = DEFAULT_TIMEOUT
+) -> RedisStore:
+    """The store of one activation: connected, owning the namespace's lease (else
+    PersistenceError naming the holder). ``close()`` it to release the lease."""
+    store = RedisStore(
+        connect(persistence, timeout),
+        default_namespace() if namespace is None else namespace,
+        timeout=timeout,
+    )
+    store.open()
+    return store
 
 
 def _text(value: Any) -> str:
@@ -61,15 +174,45 @@ def _texts(mapping: dict[Any, Any]) -> dict[str, str]:
 class RedisStore:
     """sqsmock state in one Redis database, under one namespace prefix."""
 
-    def __init__(self, client: Any, namespace: str = "sqsmock:") -> None:
+    def __init__(
+        self, client: Any, namespace: str = DEFAULT_NAMESPACE, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         if not namespace:
             raise ValueError("the persistence namespace must not be empty")
         self.client = client
         self.namespace = namespace
+        self.timeout = timeout
         self.queues_key = f"{namespace}queues"
         self.deleted_key = f"{namespace}deleted"
         self.tasks_key = f"{namespace}tasks"
         self.schema_key = f"{namespace}schema"
+        self.owner_key = f"{namespace}owner"
+        self.commits_key = f"{namespace}commits"
+        self.lease: Lease | None = None
+        #: How long the client waits for a reply: a write may only apply within that time.
+        self._patience = timeout
+        pool = getattr(client, "connection_pool", None)
+        waits = getattr(pool, "connection_kwargs", {}).get("socket_timeout")
+        if isinstance(waits, (int, float)) and not isinstance(waits, bool) and 0 < waits < timeout:
+            self._patience = float(waits)
+        #: Lua available: commits are fenced (see the module docstring).
+        self.scripted = False
+        self._commit_sha = ""
+        #: Redis's clock minus ours, in ms (deadlines are in Redis time).
+        self._offset_ms = 0.0
+        #: Per commit channel, the id of the last commit this activation knows to be stored.
+        self._last: dict[str, str] = {}
+        #: Commit ids: unique per activation (random prefix), cheap to make (a counter).
+        self._id_prefix = os.urandom(6).hex() + "-"
+        self._ids = itertools.count(1)
+        #: Commits whose outcome is unknown (Redis failed before it could be asked):
+        #: channel -> (commit id, ops). Settled before any later read or write.
+        self._pending: dict[str, tuple[str, list[Op]]] = {}
+        self._pending_lock = threading.Lock()
+        #: Ops of commits that raised but turned out applied: memory must take them in.
+        self.late: list[list[Op]] = []
+        #: Called with the qids a late-applied commit touched (the engine marks them stale).
+        self.on_late: Any = None
 
     def queue_key(self, qid: str) -> str:
         return f"{self.namespace}q:{qid}"
@@ -80,12 +223,55 @@ class RedisStore:
             f"{type(error).__name__}: {error}"
         )
 
+    # -- opening and closing ----------------------------------------------------------------
+
+    def open(self) -> None:
+        """Take the lease, load the scripts (if Lua is there), measure Redis's clock."""
+        try:
+            self.lease = Lease(self.client, self.owner_key)
+            self.lease.acquire(self.namespace)
+        except PersistenceError:
+            self.lease = None
+            raise
+        except Exception as error:
+            self.lease = None
+            raise self._fail("taking the namespace's lease", error) from error
+        try:
+            self._load_scripts()
+            before = time.time()
+            seconds, micros = self.client.time()
+            after = time.time()
+            self._offset_ms = (int(seconds) * 1000 + int(micros) / 1000) - (before + after) * 500
+        except Exception as error:
+            self.close()
+            raise self._fail("opening the store", error) from error
+
+    def _load_scripts(self) -> None:
+        if type(self.client).__module__.split(".")[0] == "fakeredis":
+            # In-process: no write can time out or arrive late, and its Lua (lupa) would cost
+            # more than the call itself.
+            self.scripted = False
+            return
+        try:
+            self._commit_sha = _text(self.client.script_load(_COMMIT))
+        except Exception as error:
+            names = {c.__name__ for c in type(error).__mro__}
+            if names & {"ConnectionError", "TimeoutError"}:
+                raise
+            self.scripted = False  # no Lua on this server: unfenced writes
+            return
+        self.scripted = True
+
+    def close(self) -> None:
+        lease, self.lease = self.lease, None
+        if lease is not None:
+            lease.release()
+
     # -- writing ----------------------------------------------------------------------------
 
-    def commit(self, ops: Iterable[Op]) -> None:
-        """Apply the ops atomically: one command when they touch one hash one way, else one
-        MULTI/EXEC. Per key, a DEL comes first, then HDELs, then HSETs; a later op on a field
-        overrides an earlier one."""
+    def _commands(self, ops: Iterable[Op]) -> list[tuple[str, str, Any]]:
+        """The ops as commands: per key, a DEL comes first, then HDELs, then HSETs; a later op
+        on a field overrides an earlier one."""
         sets: dict[str, dict[str, str]] = defaultdict(dict)
         dels: dict[str, dict[str, None]] = defaultdict(dict)
         drops: dict[str, None] = {}
@@ -135,8 +321,94 @@ class RedisStore:
         commands: list[tuple[str, str, Any]] = [("delete", key, None) for key in drops]
         commands += [("hdel", key, list(names)) for key, names in dels.items() if names]
         commands += [("hset", key, mapping) for key, mapping in sets.items() if mapping]
+        return commands
+
+    def commit(self, ops: list[Op], channel: str = "") -> None:
+        """Apply the ops atomically (all or nothing) -- or raise PersistenceError, in which case
+        they did not apply and never will. ``channel``: who commits (a queue's id, or '' for
+        namespace-wide writes); one channel's commits never run concurrently."""
+        commands = self._commands(ops)
         if not commands:
             return
+        self.settle()
+        lease = self.lease
+        if lease is not None and lease.lost:
+            raise self._lost()
+        if not self.scripted or lease is None:
+            self._commit_plain(commands)
+            return
+        keys: list[str] = [self.owner_key, self.commits_key]
+        commit_id = f"{self._id_prefix}{next(self._ids)}"
+        deadline = time.time() * 1000 + self._offset_ms + self._patience * 1000
+        args: list[Any] = [lease.value, channel, self._last.get(channel, ""), commit_id]
+        args.append(int(deadline))
+        for command, key, arguments in commands:
+            keys.append(key)  # a key may appear twice (DEL then HSET): KEYS may repeat
+            k = len(keys)
+            if command == "delete":
+                args += ("D", k)
+            elif command == "hdel":
+                names = list(arguments)
+                for i in range(0, len(names), _CHUNK):
+                    chunk = names[i : i + _CHUNK]
+                    args += ("H", k, len(chunk), *chunk)
+            else:
+                pairs = [x for item in arguments.items() for x in item]
+                for i in range(0, len(pairs), 2 * _CHUNK):
+                    chunk = pairs[i : i + 2 * _CHUNK]
+                    args += ("S", k, len(chunk), *chunk)
+        try:
+            result = self._run_commit(keys, args)
+        except Exception as error:
+            with self._pending_lock:
+                self._pending[channel] = (commit_id, list(ops))
+                try:
+                    applied = self._settle_one(channel)
+                except Exception:
+                    raise self._fail("writing", error) from error
+            if applied:
+                return  # it took effect; only its reply was lost
+            raise self._fail("writing", error) from error
+        if result == 1:
+            self._last[channel] = commit_id
+            return
+        if result == -1:
+            lease.lost = True
+            raise self._lost()
+        if result == -2:
+            raise PersistenceError(
+                reason=f"Redis took longer than the {self.timeout:g} s time-out to run a write "
+                f"(namespace {self.namespace!r}); it was refused"
+            )
+        raise PersistenceError(
+            reason=f"the commit channel {channel!r} of namespace {self.namespace!r} was written "
+            "by someone else; the write was refused"
+        )
+
+    def _lost(self) -> PersistenceError:
+        return PersistenceError(
+            reason=f"this activation lost the lease of namespace {self.namespace!r}: it lapsed "
+            "(the process or Redis stalled for longer than the lease lasts), or the namespace "
+            "was wiped or taken by another activation; its writes are refused -- stop this mock "
+            "and start it again"
+        )
+
+    def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
+        for attempt in (1, 2):
+            pipe = self.client.pipeline(transaction=False)
+            pipe.evalsha(self._commit_sha, len(keys), *keys, *args)
+            try:
+                return pipe.execute()[0]
+            except Exception as error:
+                if attempt == 1 and type(error).__name__ == "NoScriptError":
+                    self._load_scripts()  # the server restarted or flushed its scripts
+                    continue
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _commit_plain(self, commands: list[tuple[str, str, Any]]) -> None:
+        """Without the script: one command or one MULTI/EXEC. A lease taken away is noticed by
+        its renewal (``lease.lost``), within a third of its duration."""
         try:
             pipe = self.client.pipeline(transaction=len(commands) > 1)
             for command, key, arguments in commands:
@@ -150,10 +422,48 @@ class RedisStore:
         except Exception as error:
             raise self._fail("writing", error) from error
 
+    # -- settling writes whose outcome is unknown ---------------------------------------------
+
+    def settle(self) -> None:
+        """Decide every commit whose outcome is unknown, before anything else reads or writes:
+        applied (its ops go to ``late`` for memory to take in) or fenced (it never applies)."""
+        if not self._pending:
+            return
+        with self._pending_lock:
+            for channel in list(self._pending):
+                ops = self._pending[channel][1]  # only changed under the lock
+                try:
+                    applied = self._settle_one(channel)
+                except Exception as error:
+                    raise self._fail("settling an earlier failed write", error) from error
+                if applied:
+                    self.late.append(ops)
+                    if self.on_late is not None:
+                        self.on_late({op.qid for op in ops if op.qid})
+
+    def _settle_one(self, channel: str) -> bool:
+        """True if the channel's pending commit applied; else fence it so it never will."""
+        commit_id, _ = self._pending[channel]
+        fence = "fence-" + uuid.uuid4().hex[:14]
+        # EVAL, not EVALSHA: settling is rare, and a restarted server has no scripts loaded.
+        applied = self.client.eval(_SETTLE, 1, self.commits_key, channel, commit_id, fence)
+        del self._pending[channel]
+        if int(applied) == 1:
+            self._last[channel] = commit_id
+            return True
+        self._last[channel] = fence
+        return False
+
+    def take_late(self) -> list[list[Op]]:
+        """Ops of earlier commits that raised but were found applied (memory lacks them)."""
+        late, self.late = self.late, []
+        return late
+
     def clear(self) -> None:
-        """Delete this namespace's keys (not those of a namespace nested inside it)."""
+        """Delete this namespace's keys (the lease stays: this activation still owns it)."""
+        self.settle()
         try:
-            keys = self._own_keys()
+            keys = self._own_keys(include_owner=False)
             pipe = self.client.pipeline(transaction=True)
             if keys:
                 pipe.delete(*keys)
@@ -161,40 +471,72 @@ class RedisStore:
             pipe.execute()
         except Exception as error:
             raise self._fail("clearing the namespace", error) from error
+        self._last.clear()
 
-    def _own_keys(self) -> set[str]:
-        """Every key under the namespace, except those of another sqsmock namespace that starts
-        with this one (``X:`` and ``X:inner:``): such a namespace is recognised by its own
-        schema key and left alone."""
+    def _scan(self) -> set[str]:
         escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self.namespace)
-        keys = {_text(k) for k in self.client.scan_iter(match=escaped + "*", count=1000)}
-        nested = {
-            key[: -len("schema")]
-            for key in keys
-            if key.endswith("schema") and key != self.schema_key
-        }
-        return {key for key in keys if not any(key.startswith(prefix) for prefix in nested)}
+        return {_text(k) for k in self.client.scan_iter(match=escaped + "*", count=1000)}
+
+    def own(self, key: str) -> bool:
+        """Is ``key`` one sqsmock writes for this namespace (fixed key or a queue's hash)?"""
+        rest = key[len(self.namespace) :] if key.startswith(self.namespace) else None
+        if rest is None:
+            return False
+        if rest in _FIXED:
+            return True
+        return rest.startswith("q:") and _QID.fullmatch(rest[2:]) is not None
+
+    def _own_keys(self, include_owner: bool = True) -> set[str]:
+        """Exactly this namespace's keys: its fixed keys and its queues' hashes -- never those
+        of another namespace that starts with this one, nor a stranger's."""
+        keys = {key for key in self._scan() if self.own(key)}
+        if not include_owner:
+            keys.discard(self.owner_key)
+        return keys
 
     # -- reading ----------------------------------------------------------------------------
 
+    def _nested(self, keys: set[str]) -> list[str]:
+        """Prefixes of other namespaces nested in this one ("X:" and "X:inner:"), recognised by
+        their fixed keys (``X:inner:schema``, ``X:inner:owner`` ...)."""
+        nested = []
+        for key in keys:
+            if self.own(key):
+                continue
+            for suffix in _FIXED:
+                if key.endswith(suffix) and len(key) > len(self.namespace) + len(suffix):
+                    nested.append(key[: -len(suffix)])
+        return nested
+
     def load(self) -> Snapshot:
+        self.settle()
         try:
-            keys = self._own_keys()
+            keys = self._scan()
             pipe = self.client.pipeline(transaction=False)
             pipe.get(self.schema_key)
             pipe.hgetall(self.queues_key)
             pipe.hgetall(self.deleted_key)
             pipe.hgetall(self.tasks_key)
-            schema, queues, deleted, tasks = pipe.execute()
+            pipe.hgetall(self.commits_key)
+            schema, queues, deleted, tasks, commits = pipe.execute()
         except Exception as error:
             raise self._fail("loading", error) from error
+        nested = self._nested(keys)
+        keys = {key for key in keys if not any(key.startswith(prefix) for prefix in nested)}
         if schema is not None and _text(schema) != SCHEMA:
             raise PersistenceError(
                 reason=f"{self.schema_key} is schema {_text(schema)!r}; this sqsmock reads "
                 f"schema {SCHEMA!r}"
             )
         queues = _texts(queues)
-        expected = {self.schema_key, self.queues_key, self.deleted_key, self.tasks_key}
+        expected = {
+            self.schema_key,
+            self.queues_key,
+            self.deleted_key,
+            self.tasks_key,
+            self.owner_key,
+            self.commits_key,
+        }
         expected.update(self.queue_key(qid) for qid in queues)
         foreign = sorted(keys - expected)
         if foreign:
@@ -205,9 +547,13 @@ class RedisStore:
         snapshot = Snapshot(tasks=_texts(tasks))
         for qid, when in _texts(deleted).items():
             try:
-                snapshot.deleted[qid] = float(when)
+                moment = float(when)
             except ValueError:
-                raise self._corrupt(self.deleted_key, qid, "not a number") from None
+                moment = math.nan
+            if not math.isfinite(moment) or moment < 0 or _QID.fullmatch(qid) is None:
+                raise self._corrupt(self.deleted_key, qid, f"not a deleted queue's time ({when!r})")
+            snapshot.deleted[qid] = moment
+        self._last = _texts(commits)
         records = self._read_queues(list(queues))
         for qid, meta in queues.items():
             record = records[qid]
@@ -226,6 +572,7 @@ class RedisStore:
             raise self._fail("writing the schema marker", error) from error
 
     def load_queue(self, qid: str) -> QueueRecord | None:
+        self.settle()
         try:
             meta = self.client.hget(self.queues_key, qid)
         except Exception as error:
