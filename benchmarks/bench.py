@@ -20,6 +20,9 @@ Sections:
                with a tracemalloc breakdown.
   persistence  the cycle in memory vs fakeredis vs a real Redis server; and the time to load
                100 000 persisted messages when a mock starts.
+  async        µs per API call of the steady cycle through aiobotocore (awaited, one event loop)
+               beside the same cycle through botocore, both under sqsmock; and the cost of a
+               long poll woken by a send from another task.
   chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
                sections too when they were not chosen).
 
@@ -339,6 +342,106 @@ def bench_cycle() -> None:
         )
     else:
         _skip("cycle: moto", "moto is not installed")
+
+
+# -- async ----------------------------------------------------------------------------------
+
+
+def _aiobotocore_cycle() -> Callable[[int], float] | None:
+    try:
+        from aiobotocore.session import get_session
+    except ImportError:
+        return None
+    import asyncio
+
+    async def measure() -> float:
+        session = get_session()
+        async with session.create_client(
+            "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
+        ) as client:
+            url = (await client.create_queue(QueueName="bench"))["QueueUrl"]
+
+            async def cycles(count: int) -> float:
+                start = time.perf_counter()
+                for _ in range(count):
+                    await client.send_message(QueueUrl=url, MessageBody="hello")
+                    got = await client.receive_message(QueueUrl=url)
+                    receipt = got["Messages"][0]["ReceiptHandle"]
+                    await client.delete_message(QueueUrl=url, ReceiptHandle=receipt)
+                return (time.perf_counter() - start) / (count * 3) * 1e6
+
+            await cycles(100)  # warm up
+            return await cycles(1000)
+
+    def run(_: int) -> float:
+        with mock_sqs():
+            return asyncio.run(measure())
+
+    return run
+
+
+def _async_wake_latency(polls: int = 200) -> float | None:
+    """µs from a send to the answer of the long poll it wakes (another task was waiting)."""
+    try:
+        from aiobotocore.session import get_session
+    except ImportError:
+        return None
+    import asyncio
+
+    async def measure() -> float:
+        session = get_session()
+        async with session.create_client(
+            "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
+        ) as client:
+            url = (await client.create_queue(QueueName="wake"))["QueueUrl"]
+            samples = []
+            for _ in range(polls):
+                poll = asyncio.ensure_future(
+                    client.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+                )
+                for _ in range(100):  # until the poll waits
+                    await asyncio.sleep(0)
+                start = time.perf_counter()
+                await client.send_message(QueueUrl=url, MessageBody="ping")
+                got = await poll
+                samples.append(time.perf_counter() - start)
+                receipt = got["Messages"][0]["ReceiptHandle"]
+                await client.delete_message(QueueUrl=url, ReceiptHandle=receipt)
+            return statistics.median(samples) * 1e6
+
+    with mock_sqs():
+        return asyncio.run(measure())
+
+
+def bench_async() -> None:
+    print("== async clients: steady send/receive/delete cycle (µs per call, median of rounds)")
+    aio = _aiobotocore_cycle()
+    if aio is None:
+        _skip("async", "aiobotocore is not installed")
+        return
+    import aiobotocore
+    import botocore
+
+    print(f"  aiobotocore {aiobotocore.__version__}, botocore {botocore.__version__}")
+    result = _rounds({"botocore": _sqsmock_cycle(), "aiobotocore": aio}, rounds=7)
+    for name, value in result.items():
+        print(f"  {name:11s} {value:8.1f} µs/call")
+    _record("async: botocore µs/call", result["botocore"], unit=" µs", fmt=".1f")
+    _record("async: aiobotocore µs/call", result["aiobotocore"], unit=" µs", fmt=".1f")
+    _check(
+        "async: aiobotocore / botocore",
+        result["aiobotocore"] / result["botocore"],
+        label="aiobotocore / botocore",
+    )
+    latency = _async_wake_latency()
+    if latency is not None:
+        _check(
+            "async: send to woken long poll",
+            latency,
+            unit=" µs",
+            fmt=".0f",
+            label="send -> woken long poll answered",
+        )
 
 
 # -- drain ----------------------------------------------------------------------------------
@@ -979,6 +1082,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "fifo-head": bench_fifo_head,
     "memory": bench_memory,
     "persistence": bench_persistence,
+    "async": bench_async,
     "chart": bench_chart,
 }
 

@@ -10,6 +10,7 @@ def test_something():
 
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
+from ._serving import SqsServer, serve
 from ._store.admin import NamespaceInfo, inspect_namespace, wipe
 from ._store.errors import PersistenceError
 from ._testing import Delivery, JournalFullWarning
@@ -23,9 +24,11 @@ __all__ = [
     "MockSQS",
     "NamespaceInfo",
     "PersistenceError",
+    "SqsServer",
     "WallClock",
     "inspect_namespace",
     "mock_sqs",
+    "serve",
     "wipe",
 ]
 __version__ = "0.1.0"

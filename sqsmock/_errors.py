@@ -387,14 +387,35 @@ ERRORS: dict[str, ErrorSpec] = {
         400,
         "The request body is not a valid UTF-8 form: {reason}.",
     ),
-    # --- fault injection ----------------------------------------------------------------------
-    # Answered only when a test asks for them (``faults.add``): SDKs retry these by themselves.
+    "MalformedHttpRequest": ErrorSpec(
+        "MalformedHttpRequest",
+        "MalformedHttpRequest",
+        400,
+        "The request is not valid HTTP/1.1: {reason}.",
+    ),
+    "RequestTimeout": ErrorSpec(
+        "RequestTimeout",
+        "RequestTimeout",
+        408,
+        "The request body was not received within {seconds} seconds.",
+    ),
+    # An sqsmock fault, never bad input: the answer says so instead of dropping the connection.
+    "InternalFailure": ErrorSpec(
+        "InternalFailure",
+        "InternalFailure",
+        500,
+        "The request processing has failed because of an unknown error, exception or failure.",
+    ),
+    # The server is stopping: calls that arrive now are not run.
     "ServiceUnavailable": ErrorSpec(
         "ServiceUnavailable",
         "ServiceUnavailable",
         503,
         "The request has failed due to a temporary failure of the server.",
     ),
+    # --- fault injection ----------------------------------------------------------------------
+    # Answered only when a test asks for them (``faults.add``), with ServiceUnavailable and
+    # InternalFailure above: SDKs retry these by themselves.
     "InternalError": ErrorSpec(
         "InternalError", "InternalError", 500, "We encountered an internal error. Please try again."
     ),

@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
-from ._adapters import botocore as _botocore
+from ._adapters import _active
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
@@ -176,7 +176,7 @@ class MockSQS(FailureTools):
                     journal_limit=self.journal_limit,
                     delivery=self.delivery,
                 )
-                _botocore.activate(self._runtime)
+                _active.activate(self._runtime)
             self._depth += 1
         return self
 
@@ -189,7 +189,7 @@ class MockSQS(FailureTools):
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
                 if runtime is not None:
-                    _botocore.deactivate(runtime)
+                    _active.deactivate(runtime)
                     runtime.close()
 
     @property

@@ -1,5 +1,7 @@
 """The ``sqsmock`` command: one small function per subcommand, registered on ``SUBCOMMANDS``.
 
+    sqsmock serve --port 9324
+
     sqsmock wipe --persistence redis://127.0.0.1:6379/0 --namespace myapp-dev:
     sqsmock inspect --persistence redis://127.0.0.1:6379/0 --namespace myapp-dev: [--json]
 
@@ -16,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from ._serving import add_serve_command
 from ._store.admin import inspect_namespace, wipe
 from ._store.errors import PersistenceError
 from ._store.redis_store import DEFAULT_TIMEOUT, default_namespace
@@ -86,7 +89,7 @@ def register_inspect(subparsers: Any) -> None:
 
 
 #: Every subcommand's registration, in help order.
-SUBCOMMANDS: list[Register] = [register_wipe, register_inspect]
+SUBCOMMANDS: list[Register] = [add_serve_command, register_wipe, register_inspect]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,15 +1,17 @@
-"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock`` and ``sqs_client``, and the
-``@pytest.mark.sqsmock(**options)`` marker that configures them (and activates the mock for the
-marked test even when it asks for neither fixture)."""
+"""pytest plugin (entry point ``pytest11``): fixtures ``sqs_mock``, ``sqs_client`` and
+``sqs_async_client``, the ``@pytest.mark.sqsmock(**options)`` marker that configures them (and
+activates the mock for the marked test even when it asks for none of them), and ``sqs_server``:
+one HTTP server for the session, emptied before each test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from ._mock import MockSQS, mock_sqs
+from ._serving import SqsServer
 
 if TYPE_CHECKING:
     # boto3's client type, when mypy-boto3-sqs (boto3-stubs[sqs]) is installed; else Any.
@@ -17,7 +19,17 @@ if TYPE_CHECKING:
 else:
     SQSClient = Any
 
-__all__ = ["sqs_client", "sqs_mock"]
+
+_AsyncFixture = Callable[..., AsyncIterator[Any]]
+_async_fixture: Callable[[_AsyncFixture], _AsyncFixture]
+try:  # pytest-asyncio (strict mode) runs async fixtures only when they are marked as its own
+    import pytest_asyncio
+
+    _async_fixture = cast(Any, pytest_asyncio.fixture)
+except ImportError:  # anyio's plugin runs plain async fixtures
+    _async_fixture = cast(Any, pytest.fixture)
+
+__all__ = ["sqs_async_client", "sqs_client", "sqs_mock", "sqs_server"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -48,7 +60,33 @@ def sqs_client(sqs_mock: MockSQS) -> SQSClient:
     return client
 
 
+@_async_fixture
+async def sqs_async_client(sqs_mock: MockSQS) -> AsyncIterator[Any]:
+    """An aiobotocore SQS client in the mock's region (for ``async def`` tests; needs
+    aiobotocore, which aioboto3 brings)."""
+    from aiobotocore.session import get_session
+
+    async with get_session().create_client("sqs", region_name=sqs_mock.region) as client:
+        yield client
+
+
 @pytest.fixture(autouse=True)
 def _sqsmock_marker(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("sqsmock") is not None:
         request.getfixturevalue("sqs_mock")
+
+
+@pytest.fixture(scope="session")
+def _sqsmock_session_server() -> Iterator[SqsServer]:
+    from ._serving import serve
+
+    with serve(port=0) as server:
+        yield server
+
+
+@pytest.fixture
+def sqs_server(_sqsmock_session_server: SqsServer) -> SqsServer:
+    """An sqsmock HTTP server (one per session, on a free port), emptied before each test:
+    ``.endpoint_url`` for clients, ``.clock``, ``.reset()`` and ``.peek()`` as ``sqs_mock``."""
+    _sqsmock_session_server.reset()
+    return _sqsmock_session_server

@@ -27,16 +27,24 @@ UNMODELED_SHAPES = frozenset(
         # answered by SQS's HTTP front end, before the service
         "RequestEntityTooLarge",
         "MalformedQueryString",
-        # AWS's common errors, answered only by fault injection
+        "MalformedHttpRequest",
+        "RequestTimeout",
+        "InternalFailure",
         "ServiceUnavailable",
+        # AWS's common errors, answered only by fault injection
         "InternalError",
         "ThrottlingException",
     }
 )
-#: Entries answered only when a test injects them; server errors are among them.
-FAULT_ENTRIES = frozenset(
-    {"ServiceUnavailable", "InternalError", "RequestThrottled", "ThrottlingException"}
-)
+#: Entries answered only when a test injects them (besides the server's 5xx ones).
+FAULT_STATUSES = {"InternalError": 500, "RequestThrottled": 403, "ThrottlingException": 400}
+#: Entries only the HTTP server answers, with the statuses of HTTP itself.
+SERVER_STATUSES = {
+    "RequestEntityTooLarge": 413,
+    "RequestTimeout": 408,
+    "InternalFailure": 500,
+    "ServiceUnavailable": 503,
+}
 #: Helpers of ``_errors`` that took free text.
 FREE_TEXT_HELPERS = frozenset({"invalid", "invalid_for"})
 #: Entries whose whole text is botocore's own validation report.
@@ -105,10 +113,10 @@ def test_shapes_are_sqs_shapes() -> None:
 
 
 def test_statuses_are_client_errors_sqs_gives() -> None:
-    # 413: SQS's HTTP front end refusing a request body before the service reads it.
-    statuses = {spec.status for name, spec in ERRORS.items() if name not in FAULT_ENTRIES}
-    assert statuses <= {400, 403, 404, 413}
-    assert {ERRORS[name].status for name in FAULT_ENTRIES} == {400, 403, 500, 503}
+    answered_by_sqs = set(ERRORS) - set(SERVER_STATUSES) - set(FAULT_STATUSES)
+    assert {ERRORS[name].status for name in answered_by_sqs} <= {400, 403, 404}
+    assert {name: ERRORS[name].status for name in SERVER_STATUSES} == SERVER_STATUSES
+    assert {name: ERRORS[name].status for name in FAULT_STATUSES} == FAULT_STATUSES
 
 
 def test_no_entry_passes_free_text_through() -> None:

@@ -1,6 +1,7 @@
 """Adapters: the ways SQS calls reach sqsmock, side by side, each calling the protocol layer.
 
 * ``botocore``   -- a ``before-call`` hook on every botocore SQS client in the process;
+* ``aiobotocore`` -- the same hook, awaited, on every aiobotocore (and aioboto3) SQS client;
 * ``http``       -- the HTTP server of ``sqsmock serve`` (both SQS wire protocols).
 
 They share the protocol layer, the service and the engine; none calls another or back up.

@@ -28,12 +28,9 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import sys
 import threading
 from collections.abc import Callable
 from email.utils import formatdate
-from pathlib import Path
 from typing import Any
 
 import botocore.client
@@ -46,26 +43,20 @@ from botocore.validate import ParamValidationDecorator, ParamValidator
 from .._errors import SqsError
 from .._protocol import Caller, Result, native, wire
 from .._runtime import Runtime
+from .._service import Request
+from ._active import activate, active, deactivate, stack
 
-__all__ = ["CHECK_AGAINST_BOTOCORE", "activate", "active", "deactivate"]
+__all__ = ["CHECK_AGAINST_BOTOCORE", "activate", "active", "deactivate", "install", "uninstall"]
 
 #: sqsmock's own test suite sets this: every answer is then also rendered to the wire and
 #: parsed by botocore's own parser, and the direct result must be identical.
 CHECK_AGAINST_BOTOCORE = False
 
-_lock = threading.Lock()
-_stack: list[Runtime] = []
-_env_set: dict[str, str | None] = {}
 _MARK = "_sqsmock_hooked"
 _SQS = "_sqsmock_sqs"
 _PARAMS = "sqsmock_params"
 _PARSER = create_parser("json")
 _VALIDATOR = ParamValidator()
-
-
-def active() -> Runtime | None:
-    """The innermost active runtime, if any."""
-    return _stack[-1] if _stack else None
 
 
 # -- answering --------------------------------------------------------------------------------
@@ -95,11 +86,15 @@ class SqsHttpResponse(AWSResponse):  # type: ignore[misc]
         self._raw_headers = headers
         self._headers: HeadersDict | None = None
 
-    @property
-    def content(self) -> bytes:
+    def body(self) -> bytes:
+        """The wire body, rendered on first use."""
         if self._body is None:
             self._body = wire.json_body(self._result)
         return self._body
+
+    @property
+    def content(self) -> bytes:
+        return self.body()
 
     @property
     def headers(self) -> HeadersDict:
@@ -112,7 +107,13 @@ class SqsHttpResponse(AWSResponse):  # type: ignore[misc]
         self._headers = HeadersDict(value)
 
 
-def render(model: OperationModel, result: Result, now: float, url: str) -> tuple[Any, Any]:
+def render(
+    model: OperationModel,
+    result: Result,
+    now: float,
+    url: str,
+    http_class: type[SqsHttpResponse] = SqsHttpResponse,
+) -> tuple[Any, Any]:
     """``(http response, parsed response)`` for botocore, as SQS's wire answer would give."""
     headers = {
         "x-amzn-requestid": result.request_id,
@@ -141,7 +142,7 @@ def render(model: OperationModel, result: Result, now: float, url: str) -> tuple
         "HTTPHeaders": dict(headers),
         "RetryAttempts": 0,
     }
-    http = SqsHttpResponse(url, result, headers)
+    http = http_class(url, result, headers)
     if CHECK_AGAINST_BOTOCORE:
         _check(model, http, parsed)
     return http, parsed
@@ -159,12 +160,12 @@ def _modeled(model: OperationModel, code: str) -> bool:
     return found
 
 
-def botocore_parse(model: OperationModel, http: AWSResponse) -> dict[str, Any]:
+def botocore_parse(model: OperationModel, http: SqsHttpResponse) -> dict[str, Any]:
     """What botocore's own parser (and its endpoint, for modeled errors) makes of the answer."""
     response = {
         "headers": dict(http._raw_headers),
         "status_code": http.status_code,
-        "body": http.content,
+        "body": http.body(),
     }
     parsed: dict[str, Any] = _PARSER.parse(response, model.output_shape)
     if http.status_code >= 300:
@@ -176,7 +177,7 @@ def botocore_parse(model: OperationModel, http: AWSResponse) -> dict[str, Any]:
     return parsed
 
 
-def _check(model: OperationModel, http: AWSResponse, parsed: dict[str, Any]) -> None:
+def _check(model: OperationModel, http: SqsHttpResponse, parsed: dict[str, Any]) -> None:
     expected = botocore_parse(model, http)
     if parsed != expected:
         raise AssertionError(f"{model.name}: direct answer {parsed!r} != botocore's {expected!r}")
@@ -199,12 +200,10 @@ def check_types(model: OperationModel, params: Any) -> None:
     raise SqsError("ParameterFailsModel", report=report._format_error(report._errors[0]))
 
 
-def answer(
+def prepare(
     runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
-) -> tuple[Any, Any] | None:
-    backend = runtime.backend_or_none
-    if backend is None:  # stopped while the call was being made
-        return None
+) -> tuple[Request, Caller] | Result:
+    """The call to hand the runtime -- or, when SQS would reject its types, the error answer."""
     operation = model.name
     params = context.get(_PARAMS)
     if params is None:  # not through _make_api_call (a client built in an unusual way)
@@ -218,20 +217,27 @@ def answer(
         runtime.account,
         request_dict.get("headers") or {},
     )
-    if validated:
-        result = runtime.call(operation, wire_params, caller)
-    else:
+    if not validated:
         try:
             check_types(model, params)
         except SqsError as error:
-            result = Result.of_error(operation, error)
-        else:
-            result = runtime.call(operation, wire_params, caller)
+            return Result.of_error(operation, error)
+    return wire_params, caller
+
+
+def answer(
+    runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
+) -> tuple[Any, Any] | None:
+    backend = runtime.backend_or_none
+    if backend is None:  # stopped while the call was being made
+        return None
+    call = prepare(runtime, model, request_dict, context, validated)
+    result = call if isinstance(call, Result) else runtime.call(model.name, *call)
     return render(model, result, backend.clock.now(), str(request_dict.get("url") or ""))
 
 
 def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: Any) -> Any:
-    runtime = _stack[-1] if _stack else None
+    runtime = stack[-1] if stack else None
     if runtime is None:
         return None
     if runtime.faults.rules and runtime.faults.may_apply(model.name):
@@ -289,7 +295,7 @@ def _patch_retry_delay() -> None:
     global _retry_patched
     if _retry_patched:
         return
-    with _lock:
+    with _patch_lock:
         if _retry_patched:
             return
         import botocore.retries.standard as standard
@@ -328,6 +334,7 @@ def _patch_retry_delay() -> None:
 
 
 _retry_patched = False
+_patch_lock = threading.Lock()
 #: ``clock``: the frozen mock clock of the deferred call this thread is sending, if any.
 _sending = threading.local()
 
@@ -373,12 +380,14 @@ def _patch_rate_limiter() -> None:
     bucket.TokenBucket.acquire = acquire_token
 
 
-def _hook(client: Any) -> None:
+def hook(client: Any, before_call: Callable[..., Any]) -> None:
+    """Give an SQS client's event emitter ``before_call`` (once per client); mark any client
+    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call."""
     events = client.meta.events
     if client.meta.service_model.service_name == "sqs":
         # botocore wraps the serializer in a validator unless parameter_validation is off.
         validated = isinstance(getattr(client, "_serializer", None), ParamValidationDecorator)
-        handler = functools.partial(_before_call, validated)
+        handler = functools.partial(before_call, validated)
         # On the generic ``before-call``, last: botocore calls the handlers of more specific
         # events first, so every other before-call handler -- the user's, and botocore's own
         # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
@@ -390,9 +399,19 @@ def _hook(client: Any) -> None:
 
 
 def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
-    if _stack and not getattr(self.meta.events, _MARK, False):
-        _hook(self)
+    if stack and not getattr(self.meta.events, _MARK, False):
+        hook(self, _before_call)
     return _ORIGINAL(self, operation_name, api_params)
+
+
+def hooked(client: Any) -> bool:
+    """Has the client been seen while a mock is active (then ``hook`` need not run again)?"""
+    return bool(getattr(client.meta.events, _MARK, False))
+
+
+def answers(client: Any, context: Any) -> bool:
+    """Will sqsmock answer this client's call (so its request need not be serialized)?"""
+    return bool(stack) and context is not None and getattr(client.meta.events, _SQS, False)
 
 
 def _convert_to_request_dict(
@@ -404,11 +423,24 @@ def _convert_to_request_dict(
     headers: Any = None,
     set_user_agent_header: bool = True,
 ) -> Any:
-    if not (_stack and context is not None and getattr(self.meta.events, _SQS, False)):
+    if not answers(self, context):
         return _ORIGINAL_CONVERT(
             self, api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
         )
-    serializer = self._serializer
+    return unserialized_request(self, api_params, operation_model, endpoint_url, context, headers)
+
+
+def unserialized_request(
+    client: Any,
+    api_params: Any,
+    operation_model: Any,
+    endpoint_url: Any,
+    context: Any,
+    headers: Any,
+) -> dict[str, Any]:
+    """The request dict of a call sqsmock answers: parameters validated as the client's
+    serializer would, kept in the context; nothing serialized."""
+    serializer = client._serializer
     if isinstance(serializer, ParamValidationDecorator):
         report = serializer._param_validator.validate(api_params, operation_model.input_shape)
         if report.has_errors():
@@ -437,102 +469,15 @@ _ORIGINAL: Callable[..., Any] = botocore.client.BaseClient._make_api_call
 _ORIGINAL_CONVERT: Callable[..., Any] = botocore.client.BaseClient._convert_to_request_dict
 
 
-def _install() -> None:
+def install() -> None:
     cls = botocore.client.BaseClient
     if cls._make_api_call is not _make_api_call:
         cls._make_api_call = _make_api_call
         cls._convert_to_request_dict = _convert_to_request_dict
 
 
-def _uninstall() -> None:
+def uninstall() -> None:
     cls = botocore.client.BaseClient
     if cls._make_api_call is _make_api_call:
         cls._make_api_call = _ORIGINAL
         cls._convert_to_request_dict = _ORIGINAL_CONVERT
-
-
-# -- environment ------------------------------------------------------------------------------
-
-
-#: The access key id and secret sqsmock puts in the environment when it holds none.
-_PLACEHOLDER = "testing"
-
-
-def _aws_files_exist() -> bool:
-    home = Path.home() / ".aws"
-    files = [
-        os.environ.get("AWS_SHARED_CREDENTIALS_FILE") or str(home / "credentials"),
-        os.environ.get("AWS_CONFIG_FILE") or str(home / "config"),
-    ]
-    return any(Path(f).expanduser().is_file() for f in files)
-
-
-def _prepare_environment(region: str) -> None:
-    """Make clients creatable with no AWS set-up at all, touching nothing that is configured.
-
-    Without any credentials botocore's provider chain ends by probing the EC2 metadata service
-    over the network; without a region ``boto3.client("sqs")`` fails. When the environment and
-    the AWS config files supply neither, placeholders are set for the mock's lifetime.
-    """
-    env = os.environ
-    configured = _aws_files_exist() or "AWS_PROFILE" in env
-    wanted: dict[str, str] = {}
-    if not configured and "AWS_ACCESS_KEY_ID" not in env:
-        wanted["AWS_ACCESS_KEY_ID"] = _PLACEHOLDER
-        wanted["AWS_SECRET_ACCESS_KEY"] = _PLACEHOLDER
-    if not configured and "AWS_DEFAULT_REGION" not in env and "AWS_REGION" not in env:
-        wanted["AWS_DEFAULT_REGION"] = region
-    for key, value in wanted.items():
-        _env_set[key] = env.get(key)
-        env[key] = value
-
-
-def _restore_environment() -> None:
-    placeholder_credentials = "AWS_ACCESS_KEY_ID" in _env_set
-    for key, previous in _env_set.items():
-        if os.environ.get(key) is not None and previous is None:
-            del os.environ[key]
-        elif previous is not None:
-            os.environ[key] = previous
-    _env_set.clear()
-    if placeholder_credentials:
-        _forget_placeholder_credentials()
-
-
-def _forget_placeholder_credentials() -> None:
-    """boto3's default session caches the credentials it resolved: if it resolved the
-    placeholders while the mock was active, make it resolve afresh, so that after ``stop()``
-    ``boto3.client(...)`` finds whatever the environment really holds (or none)."""
-    boto3 = sys.modules.get("boto3")
-    session = getattr(getattr(boto3, "DEFAULT_SESSION", None), "_session", None)
-    credentials = getattr(session, "_credentials", None)
-    if (
-        session is not None
-        and credentials is not None
-        and getattr(credentials, "access_key", None) == _PLACEHOLDER
-        and getattr(credentials, "secret_key", None) == _PLACEHOLDER
-        and getattr(credentials, "method", None) == "env"
-    ):
-        session._credentials = None
-
-
-# -- activation -------------------------------------------------------------------------------
-
-
-def activate(runtime: Runtime) -> None:
-    with _lock:
-        if not _stack:
-            _install()
-            _prepare_environment(runtime.region)
-        _stack.append(runtime)
-
-
-def deactivate(runtime: Runtime) -> None:
-    with _lock:
-        for i in range(len(_stack) - 1, -1, -1):
-            if _stack[i] is runtime:
-                del _stack[i]
-                break
-        if not _stack:
-            _uninstall()
-            _restore_environment()

@@ -50,7 +50,7 @@ def decode_json(body: bytes) -> dict[str, Any]:
         return {}
     try:
         parsed = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting: not SQS input
         raise SqsError("InvalidJsonBody") from None
     if not isinstance(parsed, dict):
         raise SqsError("InvalidJsonBody")

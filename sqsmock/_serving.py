@@ -1,0 +1,342 @@
+"""``serve``: sqsmock as an HTTP server, from Python (a background thread) or the command line.
+
+``serve(**options)`` gives an ``SqsServer``: a context manager (and ``start()``/``stop()``) whose
+server runs on its own event loop in a background thread, with the same handle as ``mock_sqs``
+(``clock``, ``reset()``, ``peek()``) plus ``endpoint_url``. ``sqsmock serve`` runs the same
+server in the foreground until SIGTERM or SIGINT.
+
+This module imports aiohttp only when a server starts: the in-process mock does not need it
+(``pip install 'sqsmock[server]'`` brings it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+import threading
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from ._engine import Backend, Clock, MessageView, make_clock
+from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION
+from ._runtime import Runtime
+
+if TYPE_CHECKING:
+    from ._adapters.http import SqsHttpServer
+
+__all__ = ["DEFAULT_PORT", "SqsServer", "add_serve_command", "run_serve", "serve"]
+
+#: ElasticMQ's port, so that its users can switch without changing their configuration.
+DEFAULT_PORT = 9324
+DEFAULT_HOST = "127.0.0.1"
+
+
+def _url_host(host: str) -> str:
+    """The host part of a URL that reaches a server listening on ``host``."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+def _check_options(account_id: Any, namespace: Any, port: Any) -> None:
+    if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
+        raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
+    if not isinstance(namespace, str) or not namespace:
+        raise ValueError("namespace must be a non-empty string")
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
+
+
+class SqsServer:
+    """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
+
+    def __init__(
+        self,
+        *,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        region: str = DEFAULT_REGION,
+        account_id: str = DEFAULT_ACCOUNT,
+        clock: str | Clock | None = "wall",
+        persistence: Any = None,
+        namespace: str = DEFAULT_NAMESPACE,
+        read_timeout: float = 30.0,
+        idle_timeout: float = 75.0,
+    ) -> None:
+        _check_options(account_id, namespace, port)
+        make_clock(clock)  # reject a bad clock option now, not at start()
+        self.region = region
+        self.account_id = account_id
+        self.persistence = persistence
+        self.namespace = namespace
+        self._host = host
+        self._port = port
+        self._clock_option = clock
+        self._timeouts = (read_timeout, idle_timeout)
+        self._runtime: Runtime | None = None
+        self._server: SqsHttpServer | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    # -- activation -------------------------------------------------------------------------
+
+    def start(self) -> SqsServer:
+        """Start serving (with empty state, or the store's) unless already serving."""
+        with self._lock:
+            if self._thread is not None:
+                return self
+            from ._adapters.http import SqsHttpServer
+
+            runtime = Runtime(
+                region=self.region,
+                account=self.account_id,
+                clock=self._clock_option,
+                persistence=self.persistence,
+                namespace=self.namespace,
+            )
+            server = SqsHttpServer(
+                runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
+            )
+            ready = threading.Event()
+            failure: list[BaseException] = []
+            thread = threading.Thread(
+                target=self._run, args=(server, ready, failure), name="sqsmock-server", daemon=True
+            )
+            thread.start()
+            ready.wait()
+            if failure:
+                thread.join()
+                runtime.close()
+                raise failure[0]
+            self._runtime, self._server, self._thread = runtime, server, thread
+        return self
+
+    def stop(self) -> None:
+        """Stop serving: long polls end, calls under way finish. Extra calls do nothing."""
+        with self._lock:
+            thread, loop, stopping = self._thread, self._loop, self._stopping
+            if thread is None or loop is None or stopping is None:
+                return
+            loop.call_soon_threadsafe(stopping.set)
+            thread.join()
+            self._thread = self._loop = self._stopping = None
+            self._server = None
+            self._runtime = None
+
+    def _run(
+        self, server: SqsHttpServer, ready: threading.Event, failure: list[BaseException]
+    ) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self._main(server, ready, failure))
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            loop.close()
+            ready.set()
+
+    async def _main(
+        self, server: SqsHttpServer, ready: threading.Event, failure: list[BaseException]
+    ) -> None:
+        try:
+            await server.start(self._host, self._port)
+        except BaseException as error:
+            failure.append(error)
+            ready.set()
+            return
+        self._loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        ready.set()
+        await self._stopping.wait()
+        await server.close()
+
+    @property
+    def active(self) -> bool:
+        return self._thread is not None
+
+    def __enter__(self) -> SqsServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # -- where it listens -------------------------------------------------------------------
+
+    @property
+    def _live(self) -> SqsHttpServer:
+        server = self._server
+        if server is None:
+            raise RuntimeError("this sqsmock server is not running; start() it or enter it first")
+        return server
+
+    @property
+    def host(self) -> str:
+        return self._live.host
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the one chosen, with ``port=0``)."""
+        return self._live.port
+
+    @property
+    def endpoint_url(self) -> str:
+        """``http://host:port``: give it to clients as their ``endpoint_url``."""
+        server = self._live
+        return f"http://{_url_host(server.host)}:{server.port}"
+
+    # -- the handle, as mock_sqs's ----------------------------------------------------------
+
+    @property
+    def runtime(self) -> Runtime:
+        runtime = self._runtime
+        if runtime is None:
+            raise RuntimeError("this sqsmock server is not running; start() it or enter it first")
+        return runtime
+
+    @property
+    def backend(self) -> Backend:
+        return self.runtime.backend
+
+    @property
+    def clock(self) -> Clock:
+        """The virtual clock: ``now()``, ``advance(seconds | timedelta)``."""
+        return self.runtime.clock
+
+    def reset(self) -> None:
+        """Drop every queue and message."""
+        self.runtime.reset()
+
+    def peek(self, queue: str) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), without changing anything."""
+        return self.runtime.peek(queue)
+
+    def __repr__(self) -> str:
+        where = self.endpoint_url if self.active else "stopped"
+        return f"<SqsServer {self.region}/{self.account_id} {where}>"
+
+
+def serve(**options: Any) -> SqsServer:
+    """An SQS server over HTTP for any client: ``with sqsmock.serve(port=0) as server:``.
+
+    Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
+    ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
+    ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
+    client: state survives restarts) and ``namespace``, as for ``mock_sqs``; ``read_timeout``
+    and ``idle_timeout`` (seconds a request body may take, a connection may idle).
+    """
+    return SqsServer(**options)
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def add_serve_command(subparsers: Any) -> None:
+    """``sqsmock serve``: register the subcommand on the ``sqsmock`` command's subparsers."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve SQS over HTTP for the AWS CLI, any SDK or process",
+        description="Serve SQS over HTTP (AWS JSON 1.0 and the query protocol on one port) "
+        "until SIGTERM or SIGINT. Signatures are not verified.",
+    )
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to listen on (default %(default)s; 0.0.0.0 for every interface)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help="port (default %(default)s; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--region", default=DEFAULT_REGION, help="default region (default %(default)s)"
+    )
+    parser.add_argument(
+        "--account-id", default=DEFAULT_ACCOUNT, help="default account (default %(default)s)"
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "frozen"),
+        default="wall",
+        help="wall: real time; frozen: moves only when advanced (default %(default)s)",
+    )
+    parser.add_argument(
+        "--persistence",
+        metavar="URL",
+        default=None,
+        help="keep state in Redis, e.g. redis://127.0.0.1:6379/0",
+    )
+    parser.add_argument(
+        "--namespace", default=DEFAULT_NAMESPACE, help="Redis key prefix (default %(default)s)"
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="default %(default)s",
+    )
+    parser.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM or SIGINT; exit status 0 after a clean stop."""
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        _check_options(args.account_id, args.namespace, args.port)
+    except ValueError as error:
+        print(f"sqsmock: {error}", file=sys.stderr)
+        return 2
+    from ._adapters.http import SqsHttpServer
+
+    try:
+        runtime = Runtime(
+            region=args.region,
+            account=args.account_id,
+            clock=args.clock,
+            persistence=args.persistence,
+            namespace=args.namespace,
+        )
+    except ValueError as error:  # e.g. not a Redis URL
+        print(f"sqsmock: {error}", file=sys.stderr)
+        return 2
+    server = SqsHttpServer(runtime)
+    return asyncio.run(_serve_until_signalled(server, args))
+
+
+async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace) -> int:
+    try:
+        await server.start(args.host, args.port)
+    except OSError as error:
+        server.runtime.close()
+        print(f"sqsmock: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    shown = f"[{server.host}]" if ":" in server.host else server.host
+    endpoint = f"http://{shown}:{server.port}"
+    print(
+        f"sqsmock: serving SQS on {endpoint} (region {args.region}, account {args.account_id})",
+        flush=True,
+    )
+    await stopping.wait()
+    logging.getLogger("sqsmock.server").info("stopping: ending long polls, finishing calls")
+    await server.close()
+    return 0
