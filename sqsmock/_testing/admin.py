@@ -83,7 +83,9 @@ def answer(
     if not parts or parts[0] not in ("calls", "faults"):
         return None
     method = method.upper()
-    if parts[0] == "calls" and len(parts) == 1:
+    if parts[0] == "calls" and len(parts) > 1:
+        return _error(404, f"no such resource: {path}")
+    if parts[0] == "calls":
         journal = runtime.journal
         if method == "GET":
             operation = query.get("operation")
