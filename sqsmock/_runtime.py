@@ -51,13 +51,13 @@ class Runtime:
     ) -> None:
         self.region = region
         self.account = account
+        #: Every call answered (``handle.calls``); built first: a bad limit opens no store.
+        self.journal = Journal(journal_limit)
         self._backend: Backend | None = _open_backend(
             make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
-        #: Every call answered (``handle.calls``).
-        self.journal = Journal(journal_limit)
         #: Fault-injection rules (``handle.faults``).
         self.faults = Faults()
         #: At-least-once delivery and ordering settings (``handle.chaos(...)``).

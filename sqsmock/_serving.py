@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION
 from ._runtime import Runtime
+from ._testing.chaos import Delivery, as_delivery
+from ._testing.handle import FailureTools
+from ._testing.journal import DEFAULT_LIMIT, Journal
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -52,7 +55,7 @@ def _check_options(account_id: Any, namespace: Any, port: Any) -> None:
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
 
 
-class SqsServer:
+class SqsServer(FailureTools):
     """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
 
     def __init__(
@@ -67,8 +70,13 @@ class SqsServer:
         namespace: str = DEFAULT_NAMESPACE,
         read_timeout: float = 30.0,
         idle_timeout: float = 75.0,
+        journal_limit: int | None = DEFAULT_LIMIT,
+        delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         _check_options(account_id, namespace, port)
+        Journal(journal_limit)  # reject a bad limit now
+        self.journal_limit = journal_limit
+        self.delivery = as_delivery(delivery)
         make_clock(clock)  # reject a bad clock option now, not at start()
         self.region = region
         self.account_id = account_id
@@ -100,6 +108,8 @@ class SqsServer:
                 clock=self._clock_option,
                 persistence=self.persistence,
                 namespace=self.namespace,
+                journal_limit=self.journal_limit,
+                delivery=self.delivery,
             )
             server = SqsHttpServer(
                 runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
@@ -232,8 +242,10 @@ def serve(**options: Any) -> SqsServer:
     Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
     ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
     ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
-    client: state survives restarts) and ``namespace``, as for ``mock_sqs``; ``read_timeout``
-    and ``idle_timeout`` (seconds a request body may take, a connection may idle).
+    client: state survives restarts), ``namespace``, ``journal_limit`` and ``delivery``, as for
+    ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a request body may take, a
+    connection may idle). The handle has ``calls``, ``faults``, ``chaos()``, ``lambda_event()``
+    and ``run_lambda()`` as ``mock_sqs``'s has.
     """
     return SqsServer(**options)
 
@@ -282,6 +294,13 @@ def add_serve_command(subparsers: Any) -> None:
         "--namespace", default=DEFAULT_NAMESPACE, help="Redis key prefix (default %(default)s)"
     )
     parser.add_argument(
+        "--journal-limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
+        help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -311,8 +330,9 @@ def run_serve(args: argparse.Namespace) -> int:
             clock=args.clock,
             persistence=args.persistence,
             namespace=args.namespace,
+            journal_limit=args.journal_limit,
         )
-    except ValueError as error:  # e.g. not a Redis URL
+    except ValueError as error:  # e.g. not a Redis URL or a negative journal limit
         print(f"sqsmock: {error}", file=sys.stderr)
         return 2
     server = SqsHttpServer(runtime)
