@@ -357,3 +357,39 @@ def test_entry_faults_keep_the_checks_of_the_call(sqs: Any) -> None:
     with pytest.raises(c.exceptions.EmptyBatchRequest):  # the rule matches, yet it is refused
         c.send_message_batch(QueueUrl=url, Entries=[])
     assert not any(call.injected for call in sqs.calls.of("SendMessageBatch"))
+
+
+@pytest.mark.parametrize("mode", ["standard", "legacy"])
+def test_aiobotocore_retries_a_throttled_send_without_sleeping(mode: str) -> None:
+    from aiobotocore.config import AioConfig
+    from aiobotocore.session import get_session
+
+    async def scenario(sqs: Any) -> Any:
+        config = AioConfig(retries={"mode": mode, "total_max_attempts": 4})
+        async with get_session().create_client(
+            "sqs",
+            region_name="us-east-1",
+            aws_access_key_id="k",
+            aws_secret_access_key="s",
+            config=config,
+        ) as c:
+            url = (await c.create_queue(QueueName="q"))["QueueUrl"]
+            sqs.faults.add("SendMessage", error="RequestThrottled", times=2)
+            sent = await c.send_message(QueueUrl=url, MessageBody="x")
+            with pytest.raises(c.exceptions.QueueDoesNotExist):
+                sqs.faults.add("GetQueueUrl", error="QueueDoesNotExist", times=1)
+                await c.get_queue_url(QueueName="q")
+            return sent
+
+    with mock_sqs(clock="frozen") as sqs:
+        start, real_start = sqs.clock.now(), time.perf_counter()
+        sent = asyncio.run(scenario(sqs))
+        assert time.perf_counter() - real_start < 1
+        assert sent["ResponseMetadata"]["RetryAttempts"] == 2
+        assert [a.error for a in sqs.calls.of("SendMessage")] == [
+            "RequestThrottled",
+            "RequestThrottled",
+            None,
+        ]
+        assert sqs.clock.now() > start
+        assert [m.body for m in sqs.peek("q")] == ["x"]

@@ -26,6 +26,7 @@ if somebody reads it. See docs/architecture.md for why this point in botocore wa
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import threading
@@ -240,8 +241,9 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
-    if runtime.faults.rules and runtime.faults.may_apply(model.name):
-        return _defer(runtime, model, params, context, validated)
+    if defers(runtime, model.name):
+        defer(runtime, model, params, context, validated)
+        return None
     return answer(runtime, model, params, context, validated)
 
 
@@ -255,18 +257,45 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
 # with retries takes no real time; on a wall clock botocore sleeps as it would against AWS.
 
 _DEFERRED = "sqsmock_deferred"
-_CLOCK = "sqsmock_clock"
+#: Set by ``_before_send`` on the context: the mock's clock, for the retry back-off.
+CLOCK = "sqsmock_clock"
 
 
-def _defer(runtime: Runtime, model: Any, request_dict: Any, context: Any, validated: bool) -> None:
-    """Let botocore send this call: ``_before_send`` answers each attempt."""
-    context[_DEFERRED] = (runtime, model, request_dict, validated)
+def defers(runtime: Runtime, operation: str) -> bool:
+    """Must this call be answered per attempt (a fault rule may change it)?"""
+    return bool(runtime.faults.rules) and runtime.faults.may_apply(operation)
+
+
+def defer(
+    runtime: Runtime,
+    model: Any,
+    request_dict: Any,
+    context: Any,
+    validated: bool,
+    key: str = _DEFERRED,
+) -> None:
+    """Let the SDK send this call: its ``before-send`` handler (``key`` tells whose) answers
+    each attempt."""
+    context[key] = (runtime, model, request_dict, validated)
     _patch_retry_delay()
     return None
 
 
-def _before_send(request: Any, **_: Any) -> Any:
+#: The context of the deferred call this thread (or task) is sending, set around the endpoint's
+#: send loop: ``before-send`` finds the call by it where the prepared request carries no
+#: context (botocore before 1.4x), and the adaptive rate limiter knows whose clock to move.
+SENDING: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "sqsmock_sending", default=None
+)
+
+
+def sending_context(request: Any) -> dict[str, Any] | None:
     context = getattr(request, "context", None)
+    return context if context else SENDING.get()
+
+
+def _before_send(request: Any, **_: Any) -> Any:
+    context = sending_context(request)
     if not context or _DEFERRED not in context:
         return None
     deferred = context[_DEFERRED]
@@ -274,12 +303,12 @@ def _before_send(request: Any, **_: Any) -> Any:
     answered = answer(runtime, model, request_dict, context, validated)
     if answered is None:  # never let a mocked call reach the network
         raise RuntimeError("sqsmock stopped while an SQS call was being made")
-    context[_CLOCK] = runtime.clock
+    context[CLOCK] = runtime.clock
     return answered[0]
 
 
-def _frozen_clock(context: Any) -> Any:
-    clock = context.get(_CLOCK) if isinstance(context, dict) else None
+def frozen_clock(context: Any) -> Any:
+    clock = context.get(CLOCK) if isinstance(context, dict) else None
     return clock if clock is not None and clock.frozen else None
 
 
@@ -307,7 +336,7 @@ def _patch_retry_delay() -> None:
         @functools.wraps(compute)
         def compute_retry_delay(self: Any, context: Any) -> Any:
             delay = compute(self, context)
-            clock = _frozen_clock(getattr(context, "request_context", None))
+            clock = frozen_clock(getattr(context, "request_context", None))
             if clock is not None and delay:
                 clock.advance(delay)
                 return 0
@@ -321,7 +350,7 @@ def _patch_retry_delay() -> None:
             delay = call(self, attempts, response, caught_exception, **kw)
             request_dict = kw.get("request_dict")
             context = request_dict.get("context") if isinstance(request_dict, dict) else None
-            clock = _frozen_clock(context)
+            clock = frozen_clock(context)
             if clock is not None and delay:
                 clock.advance(delay)
                 return 0
@@ -335,15 +364,13 @@ def _patch_retry_delay() -> None:
 
 _retry_patched = False
 _patch_lock = threading.Lock()
-#: ``clock``: the frozen mock clock of the deferred call this thread is sending, if any.
-_sending = threading.local()
 
 
 def _patch_rate_limiter() -> None:
-    """Adaptive mode also limits the client's own send rate after throttling: its token bucket
-    waits, in real time, before an attempt goes out. While this thread sends a call deferred on
-    a frozen clock (``Endpoint._send_request``, patched to mark it), the bucket advances the
-    mock clock by the wait instead. Everything else waits as botocore makes it."""
+    """Mark each deferred call while the endpoint sends it (``SENDING``), and make adaptive
+    mode's rate limiter -- its token bucket waits, in real time, before an attempt goes out --
+    advance a frozen mock clock by the wait instead. Everything else waits as botocore makes
+    it."""
     import botocore.endpoint
     import botocore.retries.bucket as bucket
 
@@ -352,26 +379,27 @@ def _patch_rate_limiter() -> None:
 
     @functools.wraps(send)
     def send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
-        deferred = (request_dict.get("context") or {}).get(_DEFERRED)
-        backend = deferred[0].backend_or_none if deferred else None
-        clock = backend.clock if backend is not None and backend.clock.frozen else None
-        if clock is None:
+        context = request_dict.get("context")
+        if not context or _DEFERRED not in context:
             return send(self, request_dict, operation_model)
-        _sending.clock = clock
+        token = SENDING.set(context)
         try:
             return send(self, request_dict, operation_model)
         finally:
-            _sending.clock = None
+            SENDING.reset(token)
 
     @functools.wraps(acquire)
     def acquire_token(self: Any, amount: int = 1, block: bool = True) -> Any:
-        clock = getattr(_sending, "clock", None)
-        if clock is None:
+        context = SENDING.get()
+        deferred = context.get(_DEFERRED) if context else None
+        backend = deferred[0].backend_or_none if deferred else None
+        if backend is None or not backend.clock.frozen:
             return acquire(self, amount, block)
         with self._new_fill_rate_condition:
             self._refill()
             if amount > self._current_capacity:
-                clock.advance(self._sleep_amount(amount))  # as if it had waited for them
+                # as if it had waited for them
+                backend.clock.advance(self._sleep_amount(amount))
                 self._current_capacity = amount
             self._current_capacity -= amount
             return True
@@ -380,9 +408,12 @@ def _patch_rate_limiter() -> None:
     bucket.TokenBucket.acquire = acquire_token
 
 
-def hook(client: Any, before_call: Callable[..., Any]) -> None:
+def hook(
+    client: Any, before_call: Callable[..., Any], before_send: Callable[..., Any] | None = None
+) -> None:
     """Give an SQS client's event emitter ``before_call`` (once per client); mark any client
-    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call."""
+    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call;
+    ``before_send(request, **kwargs)`` each attempt of a deferred one."""
     events = client.meta.events
     if client.meta.service_model.service_name == "sqs":
         # botocore wraps the serializer in a validator unless parameter_validation is off.
@@ -393,7 +424,8 @@ def hook(client: Any, before_call: Callable[..., Any]) -> None:
         # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
         events.register_last("before-call", handler, unique_id="sqsmock-before-call")
         # Calls a fault rule may change are answered per attempt, inside the retry loop.
-        events.register_last("before-send", _before_send, unique_id="sqsmock-before-send")
+        send = before_send or _before_send
+        events.register_last("before-send", send, unique_id="sqsmock-before-send")
         setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 
