@@ -162,7 +162,23 @@ class Journal:
             next(self._drops)  # atomic, unlike ``+= 1`` on an attribute
             if not self._warned:
                 self._warn()
-        entries.append((operation, snapshot(params), result, region, account, time, injected))
+        error = result.error
+        # Plain values only (no ``Result``): a tuple of strings and flat dicts is not tracked by
+        # the garbage collector, so a full journal does not make every collection longer.
+        entries.append(
+            (
+                operation,
+                snapshot(params),
+                result.payload,
+                None if error is None else error.code,
+                result.status,
+                result.request_id,
+                region,
+                account,
+                time,
+                injected,
+            )
+        )
 
     def _warn(self) -> None:
         self._warned = True
@@ -223,17 +239,7 @@ class Journal:
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:
-    operation, params, result, region, account, time, injected = raw
-    error = result.error
+    operation, params, payload, error, status, request_id, region, account, time, injected = raw
     return RecordedCall(
-        operation,
-        params,
-        result.payload,
-        None if error is None else error.code,
-        result.status,
-        region,
-        account,
-        time,
-        result.request_id,
-        injected,
+        operation, params, payload, error, status, region, account, time, request_id, injected
     )
