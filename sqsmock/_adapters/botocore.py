@@ -241,7 +241,7 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
-    if defers(runtime, model.name):
+    if runtime.faults.rules and runtime.faults.may_apply(model.name):  # ``defers``, inlined
         defer(runtime, model, params, context, validated)
         return None
     return answer(runtime, model, params, context, validated)
