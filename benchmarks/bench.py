@@ -777,7 +777,8 @@ def bench_fifo_head() -> None:
 _MEMORY_NOTES = {
     "benchmarks/bench.py": ": Message objects, bodies and MD5 digests (built as SendMessage does)",
     "sqsmock/_engine/message.py": ": message ids",
-    "sqsmock/_engine/queue.py": ": heap entries (_ready, _by_age) and sequence numbers",
+    "sqsmock/_engine/queue.py": ": sequence numbers",
+    "sqsmock/_engine/scheduler.py": ": heap entries (ready, by_age)",
     "sqsmock/_engine/tombstone.py": ": the log's slots and message-id index",
 }
 

@@ -272,9 +272,9 @@ def test_heaps_and_log_stay_bounded_over_many_send_receive_delete_cycles() -> No
         assert bodies(got) == [f"m{i}"]
         assert queue.delete([got[0].receipt]) == [None]
         for name, size in (
-            ("timers", len(queue._timers)),
-            ("by_age", len(queue._by_age)),
-            ("ready", len(queue._ready)),
+            ("timers", len(queue.schedule.timers)),
+            ("by_age", len(queue.schedule.by_age)),
+            ("ready", len(queue.schedule.ready)),
             ("log", len(queue.log)),
         ):
             peak[name] = max(peak[name], size)
@@ -290,7 +290,7 @@ def test_timers_heap_stays_bounded_under_repeated_visibility_changes() -> None:
     receipt = queue.receive(1, None)[0].receipt
     for i in range(5000):
         assert queue.change_visibility([(receipt, 30 + i % 7)]) == [None]
-        assert len(queue._timers) <= COMPACT_MIN_DEAD + 16
+        assert len(queue.schedule.timers) <= COMPACT_MIN_DEAD + 16
     assert queue.counts() == (0, 1, 0)
 
 
@@ -301,8 +301,8 @@ def test_heaps_stay_bounded_when_visibility_lapses_repeatedly() -> None:
     for _ in range(2000):
         assert len(queue.receive(10, 5)) == 10
         clock.advance(5)
-    assert len(queue._timers) <= COMPACT_MIN_DEAD + 16
-    assert len(queue._ready) <= COMPACT_MIN_DEAD + 16
+    assert len(queue.schedule.timers) <= COMPACT_MIN_DEAD + 16
+    assert len(queue.schedule.ready) <= COMPACT_MIN_DEAD + 16
     assert queue.counts() == (10, 0, 0)
 
 

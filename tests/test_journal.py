@@ -1,168 +1,161 @@
-"""The call journal: every answered call, in order, with what was asked and answered."""
+"""The journal on its own: a lock, a rebuild function and a store it commits to."""
 
 from __future__ import annotations
 
-import warnings
+import threading
+from typing import Any
 
-import boto3
 import pytest
-from botocore.exceptions import ClientError
 
-from sqsmock import mock_sqs
-from sqsmock._testing import JournalFullWarning
+from sqsmock._engine.journal import Journal
+from sqsmock._engine.message import Message
+from sqsmock._errors import SqsError
+from sqsmock._store import Op, QueueRecord
 
-
-def client(region: str = "us-east-1"):  # type: ignore[no-untyped-def]
-    return boto3.client("sqs", region_name=region, aws_access_key_id="k", aws_secret_access_key="s")
-
-
-def test_every_call_is_recorded_in_order_with_its_answer() -> None:
-    with mock_sqs(clock="frozen") as sqs:
-        sqs_client = client()
-        url = sqs_client.create_queue(QueueName="orders")["QueueUrl"]
-        start = sqs.clock.now()
-        sqs.clock.advance(5)
-        sent = sqs_client.send_message(QueueUrl=url, MessageBody="hello")
-        got = sqs_client.receive_message(QueueUrl=url)
-        assert [c.operation for c in sqs.calls] == ["CreateQueue", "SendMessage", "ReceiveMessage"]
-        send = sqs.calls[1]
-        assert send.params == {"QueueUrl": url, "MessageBody": "hello"}
-        assert send.response == {
-            "MessageId": sent["MessageId"],
-            "MD5OfMessageBody": sent["MD5OfMessageBody"],
-        }
-        assert send.error is None and send.ok and send.status == 200
-        assert send.region == "us-east-1" and send.account == "123456789012"
-        assert send.time == start + 5
-        assert send.queue == "orders"
-        assert send.request_id == sent["ResponseMetadata"]["RequestId"]
-        assert sqs.calls[2].response["Messages"][0]["Body"] == "hello"
-        assert got["Messages"][0]["MessageId"] == sent["MessageId"]
+QID = "us-east-1/123456789012/q"
 
 
-def test_errors_are_recorded_by_the_code_the_sdk_shows() -> None:
-    with mock_sqs() as sqs:
-        with pytest.raises(ClientError) as raised:
-            client().get_queue_url(QueueName="missing")
-        (call,) = sqs.calls
-        assert call.error == raised.value.response["Error"]["Code"]
-        assert call.error == "AWS.SimpleQueueService.NonExistentQueue"
-        assert call.status == 400 and call.response is None and not call.ok
-        assert not call.injected
+class FakeStore:
+    """Commits go to ``commits``; ``fail`` makes the next commit (or load) raise."""
+
+    def __init__(self) -> None:
+        self.commits: list[tuple[list[Op], str]] = []
+        self.fail: Exception | None = None
+        self.record: QueueRecord | None = QueueRecord(meta="{}")
+        self.loads = 0
+
+    def commit(self, ops: list[Op], channel: str = "") -> None:
+        if self.fail is not None:
+            raise self.fail
+        self.commits.append((list(ops), channel))
+
+    def load_queue(self, qid: str) -> QueueRecord | None:
+        assert qid == QID
+        if self.fail is not None:
+            raise self.fail
+        self.loads += 1
+        return self.record
+
+    def corrupted(self, reason: str) -> Exception:
+        return RuntimeError(f"corrupted: {reason}")
 
 
-def test_of_picks_an_operation_and_optionally_a_queue() -> None:
-    with mock_sqs() as sqs:
-        c = client()
-        a = c.create_queue(QueueName="a")["QueueUrl"]
-        b = c.create_queue(QueueName="b")["QueueUrl"]
-        for url in (a, b, a):
-            c.send_message(QueueUrl=url, MessageBody="x")
-        assert len(sqs.calls.of("SendMessage")) == 3
-        assert len(sqs.calls.of("SendMessage", queue="a")) == 2
-        assert len(sqs.calls.of("SendMessage", queue=b)) == 1
-        assert sqs.calls.of("DeleteMessage") == []
+def make(store: FakeStore | None = None) -> tuple[Journal, list[Any], list[set[str]]]:
+    """A journal whose rebuilds and stale markings are logged."""
+    rebuilt: list[Any] = []
+    failed: list[set[str]] = []
+    journal = Journal(QID, threading.Lock(), rebuilt.append)
+    journal.attach(store, failed.append)  # type: ignore[arg-type]
+    return journal, rebuilt, failed
 
 
-def test_clear_forgets_the_calls() -> None:
-    with mock_sqs() as sqs:
-        client().list_queues()
-        assert len(sqs.calls) == 1
-        sqs.calls.clear()
-        assert len(sqs.calls) == 0 and not sqs.calls
-        client().list_queues()
-        assert [c.operation for c in sqs.calls] == ["ListQueues"]
+def message(message_id: str = "m1") -> Message:
+    return Message(message_id, "body", "md5")
 
 
-def test_the_caller_changing_its_objects_later_does_not_change_the_journal() -> None:
-    with mock_sqs() as sqs:
-        c = client()
-        url = c.create_queue(QueueName="q")["QueueUrl"]
-        entries = [{"Id": "1", "MessageBody": "one"}]
-        attributes = {"kind": {"DataType": "String", "StringValue": "a"}}
-        c.send_message_batch(QueueUrl=url, Entries=entries)
-        c.send_message(QueueUrl=url, MessageBody="b", MessageAttributes=attributes)
-        entries.clear()  # a batching producer reuses its list
-        attributes["kind"]["StringValue"] = "changed"
-        batch, single = sqs.calls.of("SendMessageBatch")[0], sqs.calls.of("SendMessage")[0]
-        assert batch.params["Entries"] == [{"Id": "1", "MessageBody": "one"}]
-        assert single.params["MessageAttributes"]["kind"]["StringValue"] == "a"
-        # and what a test does to an entry does not reach the mock or the journal
-        single.params["MessageAttributes"]["kind"]["StringValue"] = "mine"
-        assert single.params["MessageAttributes"]["kind"]["StringValue"] == "a"
-        received = c.receive_message(
-            QueueUrl=url, MessageAttributeNames=["All"], MaxNumberOfMessages=10
-        )
-        answer = sqs.calls.of("ReceiveMessage")[0].response
-        answer["Messages"][0]["Body"] = "tampered"
-        assert sqs.calls.of("ReceiveMessage")[0].response["Messages"][0]["Body"] != "tampered"
-        assert len(received["Messages"]) == 2
+def test_without_a_store_nothing_is_recorded_and_a_session_only_locks() -> None:
+    journal, _, _ = make(None)
+    with journal.session():
+        assert journal.lock.locked()
+        journal.record_message(message())
+        journal.record_meta(lambda: pytest.fail("metadata is not encoded without a store"))
+        assert journal.ops is None
+    assert not journal.lock.locked()
+    assert journal.delete_ops([message()]) == []
 
 
-def test_binary_values_are_recorded_in_wire_form() -> None:
-    with mock_sqs() as sqs:
-        c = client()
-        url = c.create_queue(QueueName="q")["QueueUrl"]
-        c.send_message(
-            QueueUrl=url,
-            MessageBody="b",
-            MessageAttributes={"raw": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}},
-        )
-        params = sqs.calls.of("SendMessage")[0].params
-        assert params["MessageAttributes"]["raw"]["BinaryValue"] == "AAE="
+def test_a_session_commits_its_writes_once_in_order_on_the_queues_channel() -> None:
+    store = FakeStore()
+    journal, _, _ = make(store)
+    with journal.session():
+        journal.record_message(message("a"))
+        journal.record_delete(message("b"))
+        journal.record(Op("sequence", QID, value="7"))
+        journal.record_meta(lambda: "meta")
+        assert store.commits == []
+    assert [[(op.kind, op.key) for op in ops] for ops, _ in store.commits] == [
+        [("msg", "a"), ("del", "b"), ("sequence", ""), ("queue", "")]
+    ]
+    assert store.commits[0][1] == QID
+    with journal.session():
+        pass  # nothing recorded: nothing committed
+    assert len(store.commits) == 1
 
 
-def test_the_region_is_the_clients() -> None:
-    with mock_sqs() as sqs:
-        client("eu-west-1").list_queues()
-        assert sqs.calls[0].region == "eu-west-1"
+def test_flush_puts_the_moved_from_ops_first() -> None:
+    store = FakeStore()
+    journal, _, _ = make(store)
+    with journal.session():
+        journal.record_message(message("arrived"))
+        journal.flush([Op("del", "us-east-1/123456789012/other", "arrived")])
+    ((ops, _),) = store.commits
+    assert [(op.kind, op.qid) for op in ops] == [
+        ("del", "us-east-1/123456789012/other"),
+        ("msg", QID),
+    ]
 
 
-def test_a_full_journal_drops_the_oldest_warns_once_and_counts() -> None:
-    with mock_sqs(journal_limit=3) as sqs:
-        c = client()
-        c.list_queues()
-        c.list_queues()
-        c.create_queue(QueueName="q1")
-        with pytest.warns(JournalFullWarning, match="limit of 3 calls"):
-            c.create_queue(QueueName="q2")
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            c.create_queue(QueueName="q3")  # no second warning
-        assert sqs.calls.dropped == 2
-        assert [c.operation for c in sqs.calls] == ["CreateQueue"] * 3
-        assert "2 dropped" in repr(sqs.calls)
-        sqs.calls.clear()
-        assert sqs.calls.dropped == 0
+def test_a_failed_commit_raises_marks_stale_and_the_next_session_reloads_first() -> None:
+    store = FakeStore()
+    journal, rebuilt, failed = make(store)
+    store.fail = ConnectionError("down")
+    with pytest.raises(ConnectionError), journal.session():
+        journal.record_message(message("a"))
+        journal.flush([Op("del", "us-east-1/123456789012/other", "a")])
+    assert journal.stale
+    assert failed == [{QID, "us-east-1/123456789012/other"}]
+    assert not journal.lock.locked()
+    # Redis still down: the reload fails, the call raises, the queue stays stale.
+    with pytest.raises(ConnectionError), journal.session():
+        pytest.fail("the call must not run on stale memory")
+    assert journal.stale and journal.reloads == 0 and not journal.lock.locked()
+    store.fail = None
+    with journal.session():
+        assert rebuilt == [store.record]
+        assert journal.ops == []  # writes recorded before the failure are gone
+    assert not journal.stale and journal.reloads == 1
 
 
-def test_a_zero_limit_records_nothing_and_none_keeps_everything() -> None:
-    with mock_sqs(journal_limit=0) as sqs:
-        client().list_queues()
-        assert len(sqs.calls) == 0 and sqs.calls.dropped == 0
-    with mock_sqs(journal_limit=None) as sqs:
-        for _ in range(5):
-            client().list_queues()
-        assert len(sqs.calls) == 5
+def test_settle_reloads_only_when_stale() -> None:
+    store = FakeStore()
+    journal, rebuilt, _ = make(store)
+    journal.settle()
+    assert rebuilt == []
+    journal.stale = True
+    store.record = None  # the store no longer holds the queue
+    journal.settle()
+    assert rebuilt == [None] and not journal.stale
 
 
-@pytest.mark.parametrize("limit", [-1, 1.5, "10"])
-def test_a_bad_limit_is_refused_at_once(limit: object) -> None:
-    with pytest.raises(ValueError, match="journal_limit"):
-        mock_sqs(journal_limit=limit)  # type: ignore[arg-type]
+def test_a_record_the_queue_cannot_read_is_reported_by_the_store() -> None:
+    store = FakeStore()
+
+    def rebuild(record: QueueRecord | None) -> None:
+        raise KeyError("attributes")
+
+    journal = Journal(QID, threading.Lock(), rebuild)
+    journal.attach(store, lambda qids: None)  # type: ignore[arg-type]
+    journal.stale = True
+    with pytest.raises(RuntimeError, match="corrupted: queue 'us-east-1/123456789012/q': 'attr"):
+        journal.settle()
+    assert journal.stale and not journal.lock.locked()
 
 
-async def _async_calls(sqs) -> None:  # type: ignore[no-untyped-def]
-    from sqsmock._protocol import Caller
+def test_a_dropped_journal_refuses_sessions_and_discards_pending_writes() -> None:
+    store = FakeStore()
+    journal, _, _ = make(store)
+    with journal.session():
+        journal.record_message(message())
+        journal.drop()  # deleted while the call ran: its writes go with the queue
+    assert store.commits == []
+    with pytest.raises(SqsError) as raised, journal.session():
+        pass
+    assert raised.value.error == "QueueDoesNotExist"
+    assert not journal.lock.locked()
 
-    caller = Caller("us-east-1", "123456789012")
-    await sqs.runtime.call_async("CreateQueue", {"QueueName": "q"}, caller)
-    await sqs.runtime.call_async("ListQueues", {}, caller)
 
-
-def test_async_calls_are_recorded_too() -> None:
-    import asyncio
-
-    with mock_sqs() as sqs:
-        asyncio.run(_async_calls(sqs))
-        assert [c.operation for c in sqs.calls] == ["CreateQueue", "ListQueues"]
+def test_delete_ops_name_the_queue_for_a_commit_elsewhere() -> None:
+    journal, _, _ = make(FakeStore())
+    ops = journal.delete_ops([message("a"), message("b")])
+    assert ops == [Op("del", QID, "a"), Op("del", QID, "b")]
+    assert journal.ops == []  # not recorded here

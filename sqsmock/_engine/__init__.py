@@ -7,7 +7,8 @@ from .backend import Backend
 from .clock import Clock, FrozenClock, WallClock, make_clock
 from .fifo import FifoQueue
 from .message import Message, Received
-from .queue import MessageView, Queue
+from .queue import Queue
+from .views import MessageView
 
 __all__ = [
     "Backend",

@@ -128,7 +128,7 @@ class Backend:
         self.move_tasks.restore(snapshot.tasks)
         for queue in self._queues.values():
             with queue.lock:
-                queue._flush()  # retention that lapsed while nobody was running
+                queue.journal.flush()  # retention that lapsed while nobody was running
 
     def _build(self, qid: str, record: QueueRecord) -> Queue:
         """A queue rebuilt from its stored record; ValueError names what is corrupted."""
@@ -165,7 +165,7 @@ class Backend:
     ) -> Queue:
         kind = FifoQueue if fifo else Queue
         queue = kind(name, region, account, self.clock, attributes, tags, resolve=self.by_arn)
-        queue.attach(self.store, self.mark_stale)
+        queue.journal.attach(self.store, self.mark_stale)
         return queue
 
     def close(self) -> None:
@@ -258,9 +258,7 @@ class Backend:
                 self._commit(
                     [Op("drop", queue.qid), Op("deleted", queue.qid, value=repr(now))], queue.qid
                 )
-                queue.deleted = True
-                if queue._ops:
-                    queue._ops = []
+                queue.drop()
             with self._lock:
                 if self._queues.get(key) is queue:
                     del self._queues[key]
@@ -283,8 +281,7 @@ class Backend:
                 if self.store is not None:
                     self.store.clear()  # if this fails, nothing has changed
                 for queue in queues:
-                    queue.deleted = True
-                    queue._ops = [] if queue._ops is not None else None
+                    queue.drop()
             with self._lock:
                 self._queues.clear()
                 self._deleted.clear()
@@ -334,8 +331,7 @@ class Backend:
                     self._queues.setdefault(key, rebuilt)
             elif queue is not None and record is None:
                 with queue.lock:
-                    queue.deleted = True
-                    queue._ops = [] if queue._ops is not None else None
+                    queue.drop()
                 with self._lock:
                     if self._queues.get(key) is queue:
                         del self._queues[key]
@@ -348,7 +344,9 @@ class Backend:
         queues = self.queues()
         for queue in queues:
             queue.settle()
-        found = [q for q in queues if q.redrive is not None and q.redrive[0] == arn]
+        found = [
+            q for q in queues if q.config.redrive is not None and q.config.redrive.target_arn == arn
+        ]
         found.sort(key=lambda q: q.name)
         return found
 

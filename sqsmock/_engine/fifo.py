@@ -23,10 +23,10 @@ import heapq
 from collections import OrderedDict, deque
 
 from .._store import Op, QueueRecord
-from .journal import dedup_record
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
-from .records import decode_dedup
+from .records import decode_dedup, encode_dedup
+from .redrive import exhausted
 
 __all__ = ["ATTEMPT_WINDOW", "DEDUP_WINDOW", "FifoQueue"]
 
@@ -77,7 +77,7 @@ class FifoQueue(Queue):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         #: Deduplication scope, fixed at creation (changing the attribute later has no effect).
-        self.dedup_scope = self.attributes["DeduplicationScope"]
+        self.dedup_scope = self.config.attributes["DeduplicationScope"]
         self._groups: dict[str, _Group] = {}
         self._rotation: OrderedDict[str, None] = OrderedDict()
         self._dedup: dict[str, tuple[str, str | None, float]] = {}
@@ -104,15 +104,15 @@ class FifoQueue(Queue):
         expires = now + DEDUP_WINDOW
         self._dedup[key] = (m.message_id, m.sequence_number, expires)
         heapq.heappush(self._dedup_expiry, (expires, key))
-        self._record(
-            Op("dedup", self.qid, key, dedup_record(m.message_id, m.sequence_number, expires))
+        self.journal.record(
+            Op("dedup", self.qid, key, encode_dedup(m.message_id, m.sequence_number, expires))
         )
         return m.message_id, m.sequence_number
 
     def _enqueue(self, m: Message, now: float, delay: int) -> None:
         self._sequence += 1
         m.sequence_number = str(SEQUENCE_BASE + self._sequence)
-        self._record(Op("sequence", self.qid, value=str(self._sequence)))
+        self.journal.record(Op("sequence", self.qid, value=str(self._sequence)))
         key = m.group_id or ""
         group = self._groups.get(key)
         if group is None:
@@ -127,7 +127,7 @@ class FifoQueue(Queue):
             entry = self._dedup.get(key)
             if entry is not None and entry[2] == expires:
                 del self._dedup[key]
-                self._record(Op("undedup", self.qid, key))
+                self.journal.record(Op("undedup", self.qid, key))
         attempts = self._attempt_expiry
         while attempts and attempts[0][0] <= now:
             expires, attempt = heapq.heappop(attempts)
@@ -185,6 +185,7 @@ class FifoQueue(Queue):
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
         rotation = self._rotation
+        policy = self.config.redrive
         self._taking = True
         try:
             while rotation and len(out) < max_messages:
@@ -199,7 +200,7 @@ class FifoQueue(Queue):
                         continue
                     if m.state != VISIBLE:
                         break
-                    if self._exhausted(m):
+                    if policy is not None and exhausted(policy, m, self._resolve):
                         self._remove(m, record=False)  # deleted from the store with the move
                         dead.append(m)
                         continue
@@ -211,7 +212,7 @@ class FifoQueue(Queue):
 
     def take_visible(self, limit: int) -> tuple[list[Message], int]:
         """Remove up to ``limit`` messages from the fronts of ready groups, in group order."""
-        with self._session():
+        with self.journal.session():
             self._advance(self.clock.now())
             out: list[Message] = []
             rotation = self._rotation
@@ -223,7 +224,7 @@ class FifoQueue(Queue):
                     continue
                 self._remove(head, record=False)  # refreshes the group; it keeps its place
                 out.append(head)
-            return out, self.reloads
+            return out, self.journal.reloads
 
     # -- deleting ---------------------------------------------------------------------------
 
@@ -257,7 +258,7 @@ class FifoQueue(Queue):
                 self._dedup[key] = (message_id, number, expires)
                 heapq.heappush(self._dedup_expiry, (expires, key))
             else:
-                self._record(Op("undedup", self.qid, key))
+                self.journal.record(Op("undedup", self.qid, key))
 
     def _kept_on_purge(self) -> str:
         return str(self._sequence)  # SequenceNumbers keep increasing across a purge

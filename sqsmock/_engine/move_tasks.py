@@ -246,7 +246,7 @@ class MoveTasks:
             if destination is None:
                 self._update(task, status=FAILED, failure="The destination queue does not exist.")
                 return
-        taken, epoch = source.take_visible(want) if want > 0 else ([], source.reloads)
+        taken, epoch = source.take_visible(want) if want > 0 else ([], source.journal.reloads)
         failure = None
         stranded: list[Message] = []
         batches: dict[str, tuple[Queue, list[Message], list[Message]]] = {}
@@ -277,9 +277,11 @@ class MoveTasks:
             if not remaining:
                 record = replace(record, status=final, failure=failure)
             # Departure, arrival and the task's progress commit together.
-            target.accept_messages(messages, source.delete_ops(originals) + self._task_ops(record))
+            target.accept_messages(
+                messages, source.journal.delete_ops(originals) + self._task_ops(record)
+            )
             task.moved, task.status, task.failure = record.moved, record.status, record.failure
         if not batches and final != task.status:
             self._update(task, status=final, failure=failure)
-        if source.reloads != epoch:  # the source reloaded meanwhile: it may hold them again
+        if source.journal.reloads != epoch:  # the source reloaded meanwhile: it may hold them again
             source.stale = True

@@ -22,8 +22,10 @@ from .message import DELAYED, INFLIGHT, VISIBLE, Message
 __all__ = [
     "decode_dedup",
     "decode_message",
+    "decode_messages",
     "decode_meta",
     "decode_time",
+    "encode_dedup",
     "encode_message",
     "encode_meta",
 ]
@@ -170,6 +172,22 @@ def decode_message(text: str | bytes) -> Message:
     return m
 
 
+def decode_messages(records: dict[str, str]) -> list[Message]:
+    """A queue's messages from their records by MessageId, in enqueue order. The ValueError
+    for a record that cannot be read names its message."""
+    messages: list[Message] = []
+    for message_id, text in records.items():
+        try:
+            m = decode_message(text)
+            if m.message_id != message_id:
+                raise ValueError(f"the record is for message {m.message_id!r}")
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"message {message_id!r}: {error}") from None
+        messages.append(m)
+    messages.sort(key=lambda m: m.seq)
+    return messages
+
+
 def _decode_state(m: Message, record: Any) -> None:
     if type(record) is not list or len(record) != 6:
         raise ValueError("its delivery state must be a list of 6 values")
@@ -254,3 +272,8 @@ def decode_dedup(text: str | bytes) -> tuple[str, str | None, float]:
     if not isinstance(message_id, str) or not (number is None or isinstance(number, str)):
         raise ValueError(f"deduplication entry {entry!r} has the wrong types")
     return message_id, number, decode_time(expires, "expiry")
+
+
+def encode_dedup(message_id: str, sequence_number: str | None, expires: float) -> str:
+    """A FIFO deduplication entry (``decode_dedup`` reads it back)."""
+    return json.dumps([message_id, sequence_number, expires], separators=(",", ":"))

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._engine import Backend, Queue
-from .._engine.queue import FIFO_DEFAULT_ATTRIBUTES
+from .._engine.config import FIFO_DEFAULT_ATTRIBUTES
 from .._errors import SqsError
 from ._validate import is_encodable
 
