@@ -27,7 +27,7 @@ from ._service._context import split_path
 from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
 from ._testing.chaos import Delivery, as_delivery
 from ._testing.handle import FailureTools
-from ._testing.journal import DEFAULT_LIMIT, Journal
+from ._testing.journal import DEFAULT_LIMIT, CallJournal
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -152,7 +152,7 @@ class MockSQS(FailureTools):
         self.persistence = persistence
         self.namespace = default_namespace() if namespace is None else namespace
         self.persistence_timeout = check_timeout(persistence_timeout)
-        Journal(journal_limit)  # reject a bad limit now
+        CallJournal(journal_limit)  # reject a bad limit now
         self.journal_limit = journal_limit
         self.delivery = as_delivery(delivery)
         self._clock_option = clock

@@ -27,7 +27,7 @@ from ._service import Call, Request
 from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Chaos, Delivery, as_delivery
 from ._testing.faults import Faults, Outcome
-from ._testing.journal import DEFAULT_LIMIT, Journal
+from ._testing.journal import DEFAULT_LIMIT, CallJournal
 
 __all__ = ["Runtime"]
 
@@ -52,7 +52,7 @@ class Runtime:
         self.region = region
         self.account = account
         #: Every call answered (``handle.calls``); built first: a bad limit opens no store.
-        self.journal = Journal(journal_limit)
+        self.journal = CallJournal(journal_limit)
         self._backend: Backend | None = _open_backend(
             make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )

@@ -25,7 +25,7 @@ from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION
 from ._runtime import Runtime
 from ._testing.chaos import Delivery, as_delivery
 from ._testing.handle import FailureTools
-from ._testing.journal import DEFAULT_LIMIT, Journal
+from ._testing.journal import DEFAULT_LIMIT, CallJournal
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -74,7 +74,7 @@ class SqsServer(FailureTools):
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         _check_options(account_id, namespace, port)
-        Journal(journal_limit)  # reject a bad limit now
+        CallJournal(journal_limit)  # reject a bad limit now
         self.journal_limit = journal_limit
         self.delivery = as_delivery(delivery)
         make_clock(clock)  # reject a bad clock option now, not at start()

@@ -6,14 +6,14 @@ the engine and the service know nothing of them.
 
 from .chaos import Chaos, Delivery
 from .faults import Fault, Faults
-from .journal import Journal, JournalFullWarning, RecordedCall
+from .journal import CallJournal, JournalFullWarning, RecordedCall
 
 __all__ = [
+    "CallJournal",
     "Chaos",
     "Delivery",
     "Fault",
     "Faults",
-    "Journal",
     "JournalFullWarning",
     "RecordedCall",
 ]

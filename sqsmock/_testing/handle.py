@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .chaos import Delivery
 from .faults import Faults
-from .journal import Journal
+from .journal import CallJournal
 
 if TYPE_CHECKING:
     from .._runtime import Runtime
@@ -29,7 +29,7 @@ class FailureTools:
         raise NotImplementedError
 
     @property
-    def calls(self) -> Journal:
+    def calls(self) -> CallJournal:
         """Every SQS call answered, in order: ``calls.of("SendMessage")``, ``calls.clear()``."""
         return self.runtime.journal
 

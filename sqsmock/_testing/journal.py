@@ -21,7 +21,7 @@ from typing import Any, overload
 
 from .._service._context import split_path
 
-__all__ = ["DEFAULT_LIMIT", "Journal", "JournalFullWarning", "RecordedCall", "snapshot"]
+__all__ = ["DEFAULT_LIMIT", "CallJournal", "JournalFullWarning", "RecordedCall", "snapshot"]
 
 #: Entries a journal keeps unless told otherwise.
 DEFAULT_LIMIT = 10_000
@@ -127,7 +127,7 @@ def queue_name(params: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-class Journal:
+class CallJournal:
     """The calls answered so far, oldest first: iterate it, index it, ``of(operation)``.
 
     Entries are kept as plain tuples (the cheapest thing to build on the call path) and become
@@ -235,7 +235,7 @@ class Journal:
     def __repr__(self) -> str:
         dropped = self.dropped
         more = f", {dropped} dropped" if dropped else ""
-        return f"<Journal {len(self._entries)} calls{more}>"
+        return f"<CallJournal {len(self._entries)} calls{more}>"
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:
