@@ -13,10 +13,13 @@ from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer, serve
 from ._store.admin import NamespaceInfo, inspect_namespace, wipe
 from ._store.errors import PersistenceError
+from ._testing import Delivery, JournalFullWarning
 
 __all__ = [
     "Clock",
+    "Delivery",
     "FrozenClock",
+    "JournalFullWarning",
     "MessageView",
     "MockSQS",
     "NamespaceInfo",

@@ -413,6 +413,18 @@ ERRORS: dict[str, ErrorSpec] = {
         503,
         "The request has failed due to a temporary failure of the server.",
     ),
+    # --- fault injection ----------------------------------------------------------------------
+    # Answered only when a test asks for them (``faults.add``), with ServiceUnavailable and
+    # InternalFailure above: SDKs retry these by themselves.
+    "InternalError": ErrorSpec(
+        "InternalError", "InternalError", 500, "We encountered an internal error. Please try again."
+    ),
+    "RequestThrottled": ErrorSpec(
+        "RequestThrottled", "RequestThrottled", 403, "Request is throttled."
+    ),
+    "ThrottlingException": ErrorSpec(
+        "ThrottlingException", "ThrottlingException", 400, "Rate exceeded"
+    ),
 }
 
 

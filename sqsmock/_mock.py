@@ -25,6 +25,9 @@ from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
 from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
+from ._testing.chaos import Delivery, as_delivery
+from ._testing.handle import FailureTools
+from ._testing.journal import DEFAULT_LIMIT, CallJournal
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -55,7 +58,16 @@ DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT = "123456789012"
 DEFAULT_NAMESPACE = "sqsmock:"
 #: The keyword options of ``mock_sqs``, in the order its documentation gives them.
-OPTIONS = ("region", "account_id", "clock", "persistence", "namespace", "persistence_timeout")
+OPTIONS = (
+    "region",
+    "account_id",
+    "clock",
+    "persistence",
+    "namespace",
+    "persistence_timeout",
+    "journal_limit",
+    "delivery",
+)
 _ACCOUNT_ID = re.compile(r"[0-9]{12}")
 
 
@@ -114,7 +126,7 @@ def _target_error(target: object) -> TypeError:
     )
 
 
-class MockSQS:
+class MockSQS(FailureTools):
     """An SQS mock: use it as a decorator, a context manager, or with ``start()``/``stop()``."""
 
     def __init__(
@@ -126,6 +138,8 @@ class MockSQS:
         persistence: Persistence = None,
         namespace: str | None = None,
         persistence_timeout: float = DEFAULT_TIMEOUT,
+        journal_limit: int | None = DEFAULT_LIMIT,
+        delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         check_region(region)
         if not isinstance(account_id, str) or not _ACCOUNT_ID.fullmatch(account_id):
@@ -138,6 +152,9 @@ class MockSQS:
         self.persistence = persistence
         self.namespace = default_namespace() if namespace is None else namespace
         self.persistence_timeout = check_timeout(persistence_timeout)
+        CallJournal(journal_limit)  # reject a bad limit now
+        self.journal_limit = journal_limit
+        self.delivery = as_delivery(delivery)
         self._clock_option = clock
         self._runtime: Runtime | None = None
         self._depth = 0
@@ -156,6 +173,8 @@ class MockSQS:
                     persistence=self.persistence,
                     namespace=self.namespace,
                     persistence_timeout=self.persistence_timeout,
+                    journal_limit=self.journal_limit,
+                    delivery=self.delivery,
                 )
                 _active.activate(self._runtime)
             self._depth += 1
@@ -401,6 +420,8 @@ def mock_sqs(
     persistence: Persistence = None,
     namespace: str | None = None,
     persistence_timeout: float = DEFAULT_TIMEOUT,
+    journal_limit: int | None = DEFAULT_LIMIT,
+    delivery: Delivery | dict[str, Any] | None = None,
 ) -> MockSQS: ...
 
 
@@ -413,8 +434,10 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
     ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
     survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
-    under pytest-xdist) and ``persistence_timeout`` (seconds a client built from a URL waits for
-    Redis, default 5).
+    under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
+    Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
+    limit, 0: none) and ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
+    delivery on standard queues, see ``chaos()``).
     """
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:

@@ -4,6 +4,12 @@
 start and close it when they stop. Adapters hand it calls (``call``/``call_async``); it runs them
 through the protocol layer against its backend. The handle's ``clock``, ``reset()`` and
 ``peek()`` are read from it too.
+
+Every call passes here, whichever adapter brought it, so this is where the testing aids act
+(``_testing``): the call journal records each answered call, fault-injection rules may delay a
+call on the mock's clock or answer it with an error, and delivery settings may change what
+``ReceiveMessage`` hands out on standard queues. With no rule and no setting in force a call
+costs one journal append more than the protocol layer itself.
 """
 
 from __future__ import annotations
@@ -14,11 +20,14 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from . import _protocol
-from ._engine import Backend, Clock, MessageView, make_clock
+from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
 from ._protocol import Caller, Result
-from ._service import Request
+from ._service import Call, Request
 from ._store.redis_store import DEFAULT_TIMEOUT
+from ._testing.chaos import Chaos, Delivery, as_delivery
+from ._testing.faults import Faults, Outcome
+from ._testing.journal import DEFAULT_LIMIT, CallJournal
 
 __all__ = ["Runtime"]
 
@@ -37,14 +46,22 @@ class Runtime:
         persistence: Any = None,
         namespace: str = "sqsmock:",
         persistence_timeout: float = DEFAULT_TIMEOUT,
+        journal_limit: int | None = DEFAULT_LIMIT,
+        delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         self.region = region
         self.account = account
+        #: Every call answered (``handle.calls``); built first: a bad limit opens no store.
+        self.journal = CallJournal(journal_limit)
         self._backend: Backend | None = _open_backend(
             make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
+        #: Fault-injection rules (``handle.faults``).
+        self.faults = Faults()
+        #: At-least-once delivery and ordering settings (``handle.chaos(...)``).
+        self.chaos = Chaos(as_delivery(delivery))
 
     @property
     def backend(self) -> Backend:
@@ -71,22 +88,75 @@ class Runtime:
 
     def call(self, operation: str, params: Request, caller: Caller) -> Result:
         """Answer one call; a long poll blocks this thread."""
-        return _protocol.call(self.backend, operation, params, caller)
+        backend = self.backend
+        if self.faults.rules or self.chaos.active:
+            return self._call_changed(backend, operation, params, caller)
+        journal = self.journal
+        if not journal.recording:
+            return _protocol.call(backend, operation, params, caller)
+        when = backend.clock.now()
+        result = _protocol.call(backend, operation, params, caller)
+        journal.record(operation, params, result, caller.region, caller.account, when, False)
+        return result
 
     async def call_async(self, operation: str, params: Request, caller: Caller) -> Result:
         """Answer one call; a long poll awaits without blocking the event loop."""
+        backend = self.backend
         run = _in_thread if self.blocking else None
-        return await _protocol.call_async(self.backend, operation, params, caller, run)
+        if not (self.faults.rules or self.chaos.active):
+            when = backend.clock.now()
+            result = await _protocol.call_async(backend, operation, params, caller, run)
+            if self.journal.recording:
+                self._record(operation, params, result, caller, when, False)
+            return result
+        plan = _Plan(self, backend, operation, params, caller)
+        answer = plan.answer
+        if answer is None:
+            run_params = plan.params
+            if plan.entries is not None:
+                run_params = {**run_params, "Entries": plan.entries}
+            answer = plan.finish(
+                await _protocol.call_async(backend, operation, run_params, caller, run)
+            )
+        result = answer
+        self._record(operation, params, result, caller, plan.when, plan.injected)
+        return result
+
+    def _call_changed(
+        self, backend: Backend, operation: str, params: Request, caller: Caller
+    ) -> Result:
+        """A call that fault rules or delivery settings may change."""
+        plan = _Plan(self, backend, operation, params, caller)
+        result = plan.answer
+        if result is None:
+            run_params = plan.params
+            if plan.entries is not None:
+                run_params = {**run_params, "Entries": plan.entries}
+            result = plan.finish(_protocol.call(backend, operation, run_params, caller))
+        self._record(operation, params, result, caller, plan.when, plan.injected)
+        return result
+
+    def _record(
+        self,
+        operation: str,
+        params: Request,
+        result: Result,
+        caller: Caller,
+        when: float,
+        injected: bool,
+    ) -> None:
+        journal = self.journal
+        if journal.recording:
+            journal.record(operation, params, result, caller.region, caller.account, when, injected)
 
     # -- the handle -------------------------------------------------------------------------
 
     def reset(self) -> None:
         self.backend.reset()
+        self.chaos.forget()
 
     def peek(self, queue: str, region: str | None = None) -> list[MessageView]:
         """Every message of ``queue`` (URL or name), without changing anything."""
-        from ._service import Call
-
         call = Call(self.backend, region or self.region, self.account, {})
         try:
             found = call.queue({"QueueUrl": queue})
@@ -94,6 +164,86 @@ class Runtime:
             raise LookupError(f"queue {queue!r} does not exist in this mock") from None
         found.settle()
         return found.peek()
+
+
+class _Plan:
+    """What fault rules and delivery settings make of one call, decided before it runs.
+
+    ``answer``: the result when the call is answered without the engine (an injected error,
+    every batch entry failed, an empty short poll); otherwise the engine runs it with
+    ``params`` (and ``entries`` for a batch with entries failed) and ``finish`` completes it.
+    """
+
+    def __init__(
+        self, runtime: Runtime, backend: Backend, operation: str, params: Request, caller: Caller
+    ) -> None:
+        self.operation = operation
+        self.params: Request = params
+        self.entries: list[Any] | None = None
+        self.failed: list[dict[str, object]] = []
+        self.answer: Result | None = None
+        self.injected = False
+        self.queue: Queue | None = None
+        self.chaos = runtime.chaos
+        clock = backend.clock
+        self.when = clock.now()
+        outcome: Outcome | None = None
+        if runtime.faults.rules:
+            outcome = runtime.faults.decide(operation, params)
+        if outcome is not None:
+            if outcome.latency:
+                clock.advance(outcome.latency)
+            rule = outcome.rule
+            if rule is not None and rule.error is not None:
+                self.injected = True
+                self.answer = Result.of_error(operation, rule.make_error())
+                return
+            if rule is not None and isinstance(params.get("Entries"), list):
+                kept, failed = rule.fail_entries(params["Entries"])
+                if failed:
+                    self.injected = True
+                    self.entries, self.failed = kept, failed
+                if failed and not kept:
+                    try:  # a call on a missing queue still answers that
+                        _context(backend, caller).queue(params)
+                    except SqsError as error:
+                        self.injected = False
+                        self.answer = Result.of_error(operation, error)
+                        return
+                    payload = {"Successful": [], "Failed": failed}
+                    self.answer = Result(operation, 200, payload, None)
+                    return
+        chaos = self.chaos
+        if not chaos.active or operation not in _CHAOS_OPERATIONS:
+            return
+        try:
+            queue = _context(backend, caller).queue(params)
+        except SqsError:
+            return  # the call answers the error itself
+        if operation != "ReceiveMessage":
+            chaos.forget(queue)  # purged or deleted: no copy of its messages comes back
+            return
+        self.queue = queue
+        early, self.params = chaos.before_receive(queue, params)
+        if early is not None:
+            self.answer = Result(operation, 200, early, None)
+
+    def finish(self, result: Result) -> Result:
+        if self.failed and result.error is None:
+            payload = dict(result.payload or {})
+            payload["Failed"] = [*payload.get("Failed", ()), *self.failed]
+            payload.setdefault("Successful", [])
+            result.payload = payload
+        elif self.queue is not None and result.error is None and result.payload is not None:
+            result.payload = self.chaos.after_receive(self.queue, self.params, result.payload)
+        return result
+
+
+def _context(backend: Backend, caller: Caller) -> Call:
+    return Call(backend, caller.region, caller.account, caller.headers, caller.urls)
+
+
+_CHAOS_OPERATIONS = frozenset({"ReceiveMessage", "PurgeQueue", "DeleteQueue"})
 
 
 async def _in_thread(func: Callable[[], T]) -> T:

@@ -24,6 +24,9 @@ from ._engine import Backend, Clock, MessageView, make_clock
 from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, check_region
 from ._runtime import Runtime
 from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
+from ._testing.chaos import Delivery, as_delivery
+from ._testing.handle import FailureTools
+from ._testing.journal import DEFAULT_LIMIT, CallJournal
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -54,7 +57,7 @@ def _check_options(region: Any, account_id: Any, namespace: Any, port: Any) -> N
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
 
 
-class SqsServer:
+class SqsServer(FailureTools):
     """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
 
     def __init__(
@@ -70,9 +73,14 @@ class SqsServer:
         persistence_timeout: float = DEFAULT_TIMEOUT,
         read_timeout: float = 30.0,
         idle_timeout: float = 75.0,
+        journal_limit: int | None = DEFAULT_LIMIT,
+        delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         namespace = default_namespace() if namespace is None else namespace
         _check_options(region, account_id, namespace, port)
+        CallJournal(journal_limit)  # reject a bad limit now
+        self.journal_limit = journal_limit
+        self.delivery = as_delivery(delivery)
         make_clock(clock)  # reject a bad clock option now, not at start()
         self.region = region
         self.account_id = account_id
@@ -106,6 +114,8 @@ class SqsServer:
                 persistence=self.persistence,
                 namespace=self.namespace,
                 persistence_timeout=self.persistence_timeout,
+                journal_limit=self.journal_limit,
+                delivery=self.delivery,
             )
             server = SqsHttpServer(
                 runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
@@ -249,9 +259,10 @@ def serve(**options: Any) -> SqsServer:
     Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
     ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
     ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
-    client: state survives restarts), ``namespace`` and ``persistence_timeout``, as for
-    ``mock_sqs``; ``read_timeout``
-    and ``idle_timeout`` (seconds a request body may take, a connection may idle).
+    client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``
+    and ``delivery``, as for ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
+    request body may take, a connection may idle). The handle has ``calls``, ``faults``,
+    ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s has.
     """
     return SqsServer(**options)
 
@@ -300,6 +311,13 @@ def add_serve_command(subparsers: Any) -> None:
         "--namespace", default=DEFAULT_NAMESPACE, help="Redis key prefix (default %(default)s)"
     )
     parser.add_argument(
+        "--journal-limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
+        help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -329,8 +347,9 @@ def run_serve(args: argparse.Namespace) -> int:
             clock=args.clock,
             persistence=args.persistence,
             namespace=args.namespace,
+            journal_limit=args.journal_limit,
         )
-    except ValueError as error:  # e.g. not a Redis URL
+    except ValueError as error:  # e.g. not a Redis URL or a negative journal limit
         print(f"sqsmock: {error}", file=sys.stderr)
         return 2
     server = SqsHttpServer(runtime)

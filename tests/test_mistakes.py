@@ -7,7 +7,10 @@ import pytest
 
 from sqsmock import mock_sqs
 
-OPTIONS = "region, account_id, clock, persistence, namespace, persistence_timeout"
+OPTIONS = (
+    "region, account_id, clock, persistence, namespace, persistence_timeout, "
+    "journal_limit, delivery"
+)
 
 
 def test_misspelt_option_names_mock_sqs_and_lists_its_options():

@@ -76,12 +76,86 @@ def _before_call(
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
+    if sync.defers(runtime, model.name):
+        _patch_for_deferred_calls()
+        sync.defer(runtime, model, params, context, validated, _DEFERRED)
+        return None
     return answer_async(runtime, model, params, context, validated)
+
+
+# -- faulted calls: answered per attempt, inside aiobotocore's retry loop (see the botocore
+# adapter); standard mode's back-off is botocore's own method, patched there.
+
+_DEFERRED = "sqsmock_deferred_async"
+
+
+def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
+    context = sync.sending_context(request)
+    if not context or _DEFERRED not in context:
+        return None
+    return _answer_attempt(context)
+
+
+async def _answer_attempt(context: Any) -> Any:
+    runtime, model, request_dict, validated = context[_DEFERRED]
+    answered = await answer_async(runtime, model, request_dict, context, validated)
+    if answered is None:  # never let a mocked call reach the network
+        raise RuntimeError("sqsmock stopped while an SQS call was being made")
+    context[sync.CLOCK] = runtime.clock
+    return answered[0]
+
+
+_legacy_patched = False
+
+
+def _patch_for_deferred_calls() -> None:
+    """Mark each deferred call while the endpoint sends it (``sync.SENDING``). Legacy mode:
+    aiobotocore's retry handler computes the back-off in its own coroutine; on a frozen mock
+    clock the delay advances the clock and the endpoint sleeps 0."""
+    global _legacy_patched
+    if _legacy_patched:
+        return
+    _legacy_patched = True
+    import aiobotocore.endpoint
+    import aiobotocore.retryhandler as legacy
+
+    send = aiobotocore.endpoint.AioEndpoint._send_request
+
+    async def _send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
+        context = request_dict.get("context")
+        if not context or _DEFERRED not in context:
+            return await send(self, request_dict, operation_model)
+        token = sync.SENDING.set(context)  # before-send finds the call by it
+        try:
+            return await send(self, request_dict, operation_model)
+        finally:
+            sync.SENDING.reset(token)
+
+    aiobotocore.endpoint.AioEndpoint._send_request = _send_request
+
+    original = vars(legacy.AioRetryHandler).get("_call")
+    if not inspect.iscoroutinefunction(original):  # another layout: it sleeps as it would
+        return
+
+    async def _call(
+        self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
+    ) -> Any:
+        delay = await original(self, attempts, response, caught_exception, **kw)
+        request_dict = kw.get("request_dict")
+        clock = sync.frozen_clock(
+            request_dict.get("context") if isinstance(request_dict, dict) else None
+        )
+        if clock is not None and delay:
+            clock.advance(delay)
+            return 0
+        return delay
+
+    legacy.AioRetryHandler._call = _call
 
 
 async def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
     if stack and not sync.hooked(self):
-        sync.hook(self, _before_call)
+        sync.hook(self, _before_call, _before_send)
     return await _ORIGINAL(self, operation_name, api_params)
 
 

@@ -16,6 +16,9 @@ While at least one mock is active:
   errors itself. With no mock active the handler returns None and botocore proceeds as if
   sqsmock were absent.
 
+* A call that a fault-injection rule may change is answered at ``before-send`` instead, once
+  per attempt, so that botocore's retry loop runs as against AWS (see "faulted calls" below).
+
 The parsed answer is built directly as botocore's parser would build it from SQS's wire answer
 (``CHECK_AGAINST_BOTOCORE`` makes every answer prove it); the wire body itself is rendered only
 if somebody reads it. See docs/architecture.md for why this point in botocore was chosen.
@@ -23,8 +26,10 @@ if somebody reads it. See docs/architecture.md for why this point in botocore wa
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
+import threading
 from collections.abc import Callable
 from email.utils import formatdate
 from typing import Any
@@ -124,7 +129,7 @@ def render(
                 "Message": error.message,
                 "Code": error.code,
                 "QueryErrorCode": error.shape,
-                "Type": "Sender",
+                "Type": "Sender" if error.status < 500 else "Receiver",
             },
         }
         if _modeled(model, error.code):
@@ -236,12 +241,179 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
+    if runtime.faults.rules and runtime.faults.may_apply(model.name):  # ``defers``, inlined
+        defer(runtime, model, params, context, validated)
+        return None
     return answer(runtime, model, params, context, validated)
 
 
-def hook(client: Any, before_call: Callable[..., Any]) -> None:
+# -- faulted calls: answered inside botocore's retry loop ---------------------------------------
+#
+# An answer given at ``before-call`` skips the endpoint, and with it botocore's retry loop. A
+# call that a fault rule may change is therefore answered at ``before-send`` instead, once per
+# attempt: botocore parses each answer itself, its retry handler (standard, legacy or adaptive)
+# decides and computes the back-off, and the next attempt comes back to us. On a frozen clock
+# the back-off moves the mock's clock instead of sleeping (``_patch_retry_delay``), so a test
+# with retries takes no real time; on a wall clock botocore sleeps as it would against AWS.
+
+_DEFERRED = "sqsmock_deferred"
+#: Set by ``_before_send`` on the context: the mock's clock, for the retry back-off.
+CLOCK = "sqsmock_clock"
+
+
+def defers(runtime: Runtime, operation: str) -> bool:
+    """Must this call be answered per attempt (a fault rule may change it)?"""
+    return bool(runtime.faults.rules) and runtime.faults.may_apply(operation)
+
+
+def defer(
+    runtime: Runtime,
+    model: Any,
+    request_dict: Any,
+    context: Any,
+    validated: bool,
+    key: str = _DEFERRED,
+) -> None:
+    """Let the SDK send this call: its ``before-send`` handler (``key`` tells whose) answers
+    each attempt."""
+    context[key] = (runtime, model, request_dict, validated)
+    _patch_retry_delay()
+    return None
+
+
+#: The context of the deferred call this thread (or task) is sending, set around the endpoint's
+#: send loop: ``before-send`` finds the call by it where the prepared request carries no
+#: context (botocore before 1.4x), and the adaptive rate limiter knows whose clock to move.
+SENDING: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "sqsmock_sending", default=None
+)
+
+
+def sending_context(request: Any) -> dict[str, Any] | None:
+    context = getattr(request, "context", None)
+    return context if context else SENDING.get()
+
+
+def _before_send(request: Any, **_: Any) -> Any:
+    context = sending_context(request)
+    if not context or _DEFERRED not in context:
+        return None
+    deferred = context[_DEFERRED]
+    runtime, model, request_dict, validated = deferred
+    answered = answer(runtime, model, request_dict, context, validated)
+    if answered is None:  # never let a mocked call reach the network
+        raise RuntimeError("sqsmock stopped while an SQS call was being made")
+    context[CLOCK] = runtime.clock
+    return answered[0]
+
+
+def frozen_clock(context: Any) -> Any:
+    clock = context.get(CLOCK) if isinstance(context, dict) else None
+    return clock if clock is not None and clock.frozen else None
+
+
+def _patch_retry_delay() -> None:
+    """Make botocore's retry back-off advance a frozen mock clock instead of sleeping.
+
+    Patched once, at the first deferred call; for every request sqsmock did not answer on a
+    frozen clock the patched methods return exactly what botocore's own do. The endpoint sleeps
+    for the delay the ``needs-retry`` handler returns; both retry modes compute it in a method
+    looked up at call time (``RetryPolicy.compute_retry_delay`` in standard and adaptive mode,
+    ``RetryHandler.__call__`` in legacy mode), so clients created earlier are covered too.
+    """
+    global _retry_patched
+    if _retry_patched:
+        return
+    with _patch_lock:
+        if _retry_patched:
+            return
+        import botocore.retries.standard as standard
+        import botocore.retryhandler as legacy
+
+        compute = standard.RetryPolicy.compute_retry_delay
+        call = legacy.RetryHandler.__call__
+
+        @functools.wraps(compute)
+        def compute_retry_delay(self: Any, context: Any) -> Any:
+            delay = compute(self, context)
+            clock = frozen_clock(getattr(context, "request_context", None))
+            if clock is not None and delay:
+                clock.advance(delay)
+                return 0
+            return delay
+
+        @functools.wraps(call)
+        def handler_call(
+            self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
+        ) -> Any:
+            # botocore emits needs-retry with keyword arguments: the names must be botocore's
+            delay = call(self, attempts, response, caught_exception, **kw)
+            request_dict = kw.get("request_dict")
+            context = request_dict.get("context") if isinstance(request_dict, dict) else None
+            clock = frozen_clock(context)
+            if clock is not None and delay:
+                clock.advance(delay)
+                return 0
+            return delay
+
+        standard.RetryPolicy.compute_retry_delay = compute_retry_delay
+        legacy.RetryHandler.__call__ = handler_call
+        _patch_rate_limiter()
+        _retry_patched = True
+
+
+_retry_patched = False
+_patch_lock = threading.Lock()
+
+
+def _patch_rate_limiter() -> None:
+    """Mark each deferred call while the endpoint sends it (``SENDING``), and make adaptive
+    mode's rate limiter -- its token bucket waits, in real time, before an attempt goes out --
+    advance a frozen mock clock by the wait instead. Everything else waits as botocore makes
+    it."""
+    import botocore.endpoint
+    import botocore.retries.bucket as bucket
+
+    send = botocore.endpoint.Endpoint._send_request
+    acquire = bucket.TokenBucket.acquire
+
+    @functools.wraps(send)
+    def send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
+        context = request_dict.get("context")
+        if not context or _DEFERRED not in context:
+            return send(self, request_dict, operation_model)
+        token = SENDING.set(context)
+        try:
+            return send(self, request_dict, operation_model)
+        finally:
+            SENDING.reset(token)
+
+    @functools.wraps(acquire)
+    def acquire_token(self: Any, amount: int = 1, block: bool = True) -> Any:
+        context = SENDING.get()
+        deferred = context.get(_DEFERRED) if context else None
+        backend = deferred[0].backend_or_none if deferred else None
+        if backend is None or not backend.clock.frozen:
+            return acquire(self, amount, block)
+        with self._new_fill_rate_condition:
+            self._refill()
+            if amount > self._current_capacity:
+                # as if it had waited for them
+                backend.clock.advance(self._sleep_amount(amount))
+                self._current_capacity = amount
+            self._current_capacity -= amount
+            return True
+
+    botocore.endpoint.Endpoint._send_request = send_request
+    bucket.TokenBucket.acquire = acquire_token
+
+
+def hook(
+    client: Any, before_call: Callable[..., Any], before_send: Callable[..., Any] | None = None
+) -> None:
     """Give an SQS client's event emitter ``before_call`` (once per client); mark any client
-    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call."""
+    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call;
+    ``before_send(request, **kwargs)`` each attempt of a deferred one."""
     events = client.meta.events
     if client.meta.service_model.service_name == "sqs":
         # botocore wraps the serializer in a validator unless parameter_validation is off.
@@ -251,6 +423,9 @@ def hook(client: Any, before_call: Callable[..., Any]) -> None:
         # events first, so every other before-call handler -- the user's, and botocore's own
         # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
         events.register_last("before-call", handler, unique_id="sqsmock-before-call")
+        # Calls a fault rule may change are answered per attempt, inside the retry loop.
+        send = before_send or _before_send
+        events.register_last("before-send", send, unique_id="sqsmock-before-send")
         setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 

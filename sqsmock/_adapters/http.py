@@ -18,8 +18,8 @@ within ``read_timeout`` gets 408, and even a request aiohttp cannot parse as HTT
 query-protocol error. Only a fault of sqsmock itself answers 500 (``InternalFailure``).
 
 ``/_sqsmock/...`` is not SQS: it is the admin API (health, reset, the clock, queues, a peek at a
-queue's messages, Prometheus metrics), what users of other languages have instead of the Python
-handle.
+queue's messages, Prometheus metrics, the call journal, fault injection), what users of other
+languages have instead of the Python handle.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from .._protocol import Result
 from .._protocol.http import HttpAnswer, HttpRequest, ServerUrls, error_answer, parse, render
 from .._runtime import Runtime
 from .._service import ACTIONS
+from .._testing import admin
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
@@ -285,6 +286,8 @@ class SqsHttpServer:
         try:
             if runtime.backend_or_none is None:
                 return _json({"error": "sqsmock is stopping"}, 503)
+            if route.split("/")[0] in ("calls", "faults"):
+                return await self._failure(request)
             handler, wanted = self._admin_route(route)
             if handler is None:
                 return _json({"error": f"no admin endpoint /_sqsmock/{route}"}, 404)
@@ -317,6 +320,25 @@ class SqsHttpServer:
         if len(parts) == 5 and parts[0] == "queues" and parts[4] == "messages":
             return self._messages, "GET"
         return None, ""
+
+    async def _failure(self, request: BaseRequest) -> web.StreamResponse:
+        """``/_sqsmock/calls`` (the call journal) and ``/_sqsmock/faults`` (fault injection):
+        answered by ``_testing.admin``, the same for every front end."""
+        body = b""
+        if request.method == "POST":
+            length = request.content_length
+            if length is not None and length > 65536:
+                raise _AdminError(413, "the body is over 64 KiB")
+            await _continue(request)
+            try:
+                body = await asyncio.wait_for(request.read(), self.read_timeout)
+            except (web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
+                raise _AdminError(400, "the body could not be read") from None
+        found = admin.answer(self.runtime, request.method, request.path, request.query, body)
+        if found is None:
+            raise _AdminError(404, f"no admin endpoint {request.path}")
+        status, payload = found
+        return web.Response(status=204) if payload is None else _json(payload, status)
 
     async def _off_loop(self, func: Callable[[], T]) -> T:
         """Run engine reads in a thread when the engine does blocking I/O (a store)."""

@@ -1,0 +1,132 @@
+"""The journal and the fault rules over HTTP: what a server's ``/_sqsmock/...`` routes answer.
+
+Framework-free, so any server front end wires it in one call: ``answer(runtime, method, path,
+query, body)`` returns ``(status, JSON-able body)`` for the two resources, or None for any other
+path.
+
+* ``GET /_sqsmock/calls[?operation=SendMessage&queue=orders]`` -- the journal, oldest first,
+  with ``dropped``; ``DELETE /_sqsmock/calls`` clears it.
+* ``GET /_sqsmock/faults`` -- the rules in force; ``POST /_sqsmock/faults`` with a JSON object
+  of ``faults.add``'s keywords adds one (answers it, 201); ``DELETE /_sqsmock/faults`` removes
+  them all, ``DELETE /_sqsmock/faults/<id>`` one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .._service._context import split_path
+from .faults import Fault
+from .journal import RecordedCall
+
+__all__ = ["PREFIX", "answer", "call_json", "fault_json"]
+
+PREFIX = "/_sqsmock/"
+
+_FAULT_KEYWORDS = frozenset(
+    {
+        "operation",
+        "error",
+        "times",
+        "probability",
+        "queue",
+        "entry_error",
+        "entries",
+        "latency",
+        "error_params",
+        "seed",
+    }
+)
+
+
+def call_json(call: RecordedCall) -> dict[str, Any]:
+    return {
+        "operation": call.operation,
+        "params": call.params,
+        "response": call.response,
+        "error": call.error,
+        "status": call.status,
+        "region": call.region,
+        "account": call.account,
+        "time": call.time,
+        "request_id": call.request_id,
+        "injected": call.injected,
+    }
+
+
+def fault_json(fault: Fault) -> dict[str, Any]:
+    return {
+        "id": fault.id,
+        "operation": sorted(fault.operations) if fault.operations is not None else None,
+        "queue": fault.queue,
+        "error": fault.error,
+        "entry_error": fault.entry_error,
+        "entries": sorted(fault.entries) if fault.entries is not None else None,
+        "latency": fault.latency,
+        "remaining": fault.remaining,
+        "probability": fault.probability,
+        "fired": fault.fired,
+    }
+
+
+def _error(status: int, message: str) -> tuple[int, dict[str, Any]]:
+    return status, {"error": message}
+
+
+def answer(
+    runtime: Any, method: str, path: str, query: Mapping[str, str], body: bytes
+) -> tuple[int, Any] | None:
+    """The answer to an admin request on the journal or the faults, or None (not ours)."""
+    parts = [p for p in path[len(PREFIX) :].split("/") if p] if path.startswith(PREFIX) else []
+    if not parts or parts[0] not in ("calls", "faults"):
+        return None
+    method = method.upper()
+    if parts[0] == "calls" and len(parts) > 1:
+        return _error(404, f"no such resource: {path}")
+    if parts[0] == "calls":
+        journal = runtime.journal
+        if method == "GET":
+            operation = query.get("operation")
+            queue = query.get("queue")
+            if operation:
+                calls = journal.of(operation, queue=queue)
+            else:
+                name = split_path(queue)[2] if queue else None
+                calls = [c for c in journal if name is None or c.queue == name]
+            return 200, {"calls": [call_json(c) for c in calls], "dropped": journal.dropped}
+        if method == "DELETE":
+            journal.clear()
+            return 204, None
+        return _error(405, f"{method} is not allowed on /_sqsmock/calls")
+    faults = runtime.faults
+    if len(parts) == 2 and method == "DELETE":
+        for fault in faults:
+            if fault.id == parts[1]:
+                fault.remove()
+                return 204, None
+        return _error(404, f"no fault rule {parts[1]!r}")
+    if len(parts) != 1:
+        return _error(404, f"no such resource: {path}")
+    if method == "GET":
+        return 200, {"faults": [fault_json(f) for f in faults]}
+    if method == "DELETE":
+        faults.clear()
+        return 204, None
+    if method != "POST":
+        return _error(405, f"{method} is not allowed on /_sqsmock/faults")
+    try:
+        rule = json.loads(body or b"{}")
+    except ValueError:
+        return _error(400, "the body must be a JSON object of faults.add's keywords")
+    if not isinstance(rule, dict):
+        return _error(400, "the body must be a JSON object of faults.add's keywords")
+    unknown = sorted(set(rule) - _FAULT_KEYWORDS)
+    if unknown:
+        return _error(400, f"unknown keywords {unknown}; known: {sorted(_FAULT_KEYWORDS)}")
+    try:
+        fault = faults.add(**rule)
+    except (TypeError, ValueError) as error:
+        return _error(400, str(error))
+    return 201, fault_json(fault)

@@ -1,0 +1,91 @@
+"""What a handle offers for testing failure: the journal, fault rules, delivery settings, Lambda.
+
+Every handle (``mock_sqs``'s, the server's) inherits it; all it needs is the handle's active
+``runtime``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .chaos import Delivery
+from .faults import Faults
+from .journal import CallJournal
+
+if TYPE_CHECKING:
+    from .._runtime import Runtime
+    from .lambda_events import LambdaRun
+
+__all__ = ["FailureTools"]
+
+
+class FailureTools:
+    """Mixed into a handle: ``calls``, ``faults``, ``chaos()``, ``lambda_event()``,
+    ``run_lambda()``."""
+
+    @property
+    def runtime(self) -> Runtime:
+        raise NotImplementedError
+
+    @property
+    def calls(self) -> CallJournal:
+        """Every SQS call answered, in order: ``calls.of("SendMessage")``, ``calls.clear()``."""
+        return self.runtime.journal
+
+    @property
+    def faults(self) -> Faults:
+        """Fault injection: ``faults.add(operation, error=..., times=... | probability=...)``."""
+        return self.runtime.faults
+
+    def chaos(
+        self,
+        *,
+        duplicates: float = 0.0,
+        reorder: float = 0.0,
+        empty_receives: float = 0.0,
+        seed: int | str | None = None,
+        queue: str | None = None,
+    ) -> Delivery:
+        """At-least-once delivery on standard queues (all, or the one named ``queue``): each
+        argument a probability -- a message delivered again later, a receive's messages
+        shuffled, a short poll answering empty while messages wait. ``seed`` makes it
+        repeatable. Returns the settings in force (with the seed chosen, if none was given);
+        ``chaos()`` with no probabilities ends them."""
+        delivery = Delivery(duplicates, reorder, empty_receives, seed)
+        found = self.runtime.chaos.set(delivery if delivery.any else None, queue)
+        return found if found is not None else delivery
+
+    def lambda_event(self, queue: str, max_messages: int = 10) -> dict[str, Any]:
+        """Receive up to ``max_messages`` from ``queue`` and return them as the event Lambda's
+        SQS event source hands a function (``{"Records": [...]}``)."""
+        from .lambda_events import lambda_event
+
+        return lambda_event(self.runtime, queue, max_messages)
+
+    def run_lambda(
+        self,
+        handler: Callable[[dict[str, Any], Any], Any],
+        queue: str,
+        *,
+        batch_size: int = 10,
+        report_batch_item_failures: bool = True,
+        context: Any = None,
+        max_batches: int | None = None,
+    ) -> LambdaRun:
+        """Drive ``handler(event, context)`` as a Lambda event-source mapping on ``queue`` would
+        until the queue has nothing visible: receive a batch, invoke, delete what succeeded.
+        Messages the handler reports in ``batchItemFailures`` (or all of a batch when it
+        raises) stay and come back after their visibility timeout -- or go to the dead-letter
+        queue by the redrive policy. Returns a summary (``LambdaRun``)."""
+        from .lambda_events import run_lambda
+
+        return run_lambda(
+            self.runtime,
+            handler,
+            queue,
+            batch_size=batch_size,
+            report_batch_item_failures=report_batch_item_failures,
+            context=context,
+            max_batches=max_batches,
+        )
