@@ -298,18 +298,34 @@ def _before_send(request: Any, **_: Any) -> Any:
     context = sending_context(request)
     if not context or _DEFERRED not in context:
         return None
-    deferred = context[_DEFERRED]
-    runtime, model, request_dict, validated = deferred
-    answered = answer(runtime, model, request_dict, context, validated)
-    if answered is None:  # never let a mocked call reach the network
-        raise RuntimeError("sqsmock stopped while an SQS call was being made")
-    context[CLOCK] = runtime.clock
-    return answered[0]
+    runtime, model, request_dict, validated = context[_DEFERRED]
+    return attempt_answered(
+        runtime, context, answer(runtime, model, request_dict, context, validated)
+    )
 
 
 def frozen_clock(context: Any) -> Any:
     clock = context.get(CLOCK) if isinstance(context, dict) else None
     return clock if clock is not None and clock.frozen else None
+
+
+def retry_sleep(delay: Any, context: Any) -> Any:
+    """What to sleep of a retry back-off ``delay``: nothing after moving the call's frozen mock
+    clock by it; the delay itself otherwise."""
+    clock = frozen_clock(context)
+    if clock is not None and delay:
+        clock.advance(delay)
+        return 0
+    return delay
+
+
+def attempt_answered(runtime: Runtime, context: Any, answered: tuple[Any, Any] | None) -> Any:
+    """The HTTP response of one answered attempt of a deferred call; its clock noted for the
+    back-off."""
+    if answered is None:  # never let a mocked call reach the network
+        raise RuntimeError("sqsmock stopped while an SQS call was being made")
+    context[CLOCK] = runtime.clock
+    return answered[0]
 
 
 def _patch_retry_delay() -> None:
@@ -335,12 +351,7 @@ def _patch_retry_delay() -> None:
 
         @functools.wraps(compute)
         def compute_retry_delay(self: Any, context: Any) -> Any:
-            delay = compute(self, context)
-            clock = frozen_clock(getattr(context, "request_context", None))
-            if clock is not None and delay:
-                clock.advance(delay)
-                return 0
-            return delay
+            return retry_sleep(compute(self, context), getattr(context, "request_context", None))
 
         @functools.wraps(call)
         def handler_call(
@@ -348,13 +359,7 @@ def _patch_retry_delay() -> None:
         ) -> Any:
             # botocore emits needs-retry with keyword arguments: the names must be botocore's
             delay = call(self, attempts, response, caught_exception, **kw)
-            request_dict = kw.get("request_dict")
-            context = request_dict.get("context") if isinstance(request_dict, dict) else None
-            clock = frozen_clock(context)
-            if clock is not None and delay:
-                clock.advance(delay)
-                return 0
-            return delay
+            return retry_sleep(delay, context_of(kw.get("request_dict")))
 
         standard.RetryPolicy.compute_retry_delay = compute_retry_delay
         legacy.RetryHandler.__call__ = handler_call
@@ -364,6 +369,10 @@ def _patch_retry_delay() -> None:
 
 _retry_patched = False
 _patch_lock = threading.Lock()
+
+
+def context_of(request_dict: Any) -> Any:
+    return request_dict.get("context") if isinstance(request_dict, dict) else None
 
 
 def _patch_rate_limiter() -> None:
