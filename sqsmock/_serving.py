@@ -36,13 +36,18 @@ DEFAULT_PORT = 9324
 DEFAULT_HOST = "127.0.0.1"
 
 
+def _bracketed(host: str) -> str:
+    """``host`` as a URL's host part (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
+
+
 def _url_host(host: str) -> str:
     """The host part of a URL that reaches a server listening on ``host``."""
     if host in ("", "0.0.0.0"):
         return "127.0.0.1"
     if host == "::":
         return "[::1]"
-    return f"[{host}]" if ":" in host else host
+    return _bracketed(host)
 
 
 def _check_port(port: Any) -> None:
@@ -307,8 +312,7 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
             loop.add_signal_handler(signum, stopping.set)
         except NotImplementedError:  # Windows: no signal handlers on the event loop
             signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stopping.set))
-    shown = f"[{server.host}]" if ":" in server.host else server.host
-    endpoint = f"http://{shown}:{server.port}"
+    endpoint = f"http://{_bracketed(server.host)}:{server.port}"
     print(
         f"sqsmock: serving SQS on {endpoint} (region {args.region}, account {args.account_id})",
         flush=True,
