@@ -143,6 +143,13 @@ class Runtime:
         if journal.recording:
             journal.record(operation, params, result, caller.region, caller.account, when, injected)
 
+    async def run_engine(self, func: Callable[[], T]) -> T:
+        """Run engine work from a coroutine: in a thread when the engine does blocking I/O (a
+        store), else at once (it takes microseconds)."""
+        if not self.blocking:
+            return func()
+        return await _in_thread(func)
+
     # -- the handle -------------------------------------------------------------------------
 
     def reset(self) -> None:

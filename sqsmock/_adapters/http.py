@@ -31,9 +31,8 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import web
@@ -51,7 +50,6 @@ __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
 log = logging.getLogger("sqsmock.server")
 
-T = TypeVar("T")
 
 #: SQS's largest message (and largest batch), in bytes of UTF-8 text and attribute values.
 MESSAGE_LIMIT = 1024 * 1024
@@ -340,12 +338,6 @@ class SqsHttpServer:
         status, payload = found
         return web.Response(status=204) if payload is None else _json(payload, status)
 
-    async def _off_loop(self, func: Callable[[], T]) -> T:
-        """Run engine reads in a thread when the engine does blocking I/O (a store)."""
-        if not self.runtime.blocking:
-            return func()
-        return await asyncio.get_running_loop().run_in_executor(None, func)
-
     async def _health(self, request: BaseRequest, route: str) -> web.StreamResponse:
         from .. import __version__
 
@@ -361,7 +353,7 @@ class SqsHttpServer:
         )
 
     async def _reset(self, request: BaseRequest, route: str) -> web.StreamResponse:
-        await self._off_loop(self.runtime.reset)
+        await self.runtime.run_engine(self.runtime.reset)
         return _json({"status": "reset"})
 
     def _clock_state(self) -> dict[str, Any]:
@@ -385,7 +377,7 @@ class SqsHttpServer:
         ):
             raise _AdminError(400, expected)
         clock = self.runtime.clock
-        await self._off_loop(lambda: clock.advance(seconds))
+        await self.runtime.run_engine(lambda: clock.advance(seconds))
         return _json(self._clock_state())
 
     async def _admin_body(self, request: BaseRequest, expected: str) -> Any:
@@ -419,7 +411,7 @@ class SqsHttpServer:
             queues = sorted(backend.queues(), key=lambda q: (q.region, q.account, q.name))
             return [self._queue_state(queue, urls) for queue in queues]
 
-        return _json(await self._off_loop(read))
+        return _json(await self.runtime.run_engine(read))
 
     async def _messages(self, request: BaseRequest, route: str) -> web.StreamResponse:
         runtime = self.runtime
@@ -433,7 +425,7 @@ class SqsHttpServer:
                 raise _AdminError(400, "name the queue: ?queue=<queue URL or name>")
             queue, region = found, request.query.get("region")
         try:
-            views = await self._off_loop(lambda: runtime.peek(queue, region))
+            views = await self.runtime.run_engine(lambda: runtime.peek(queue, region))
         except LookupError:
             raise _AdminError(404, f"queue {queue!r} does not exist") from None
         return _json([asdict(view) for view in views])
@@ -445,7 +437,7 @@ class SqsHttpServer:
             queues = sorted(backend.queues(), key=lambda q: (q.region, q.account, q.name))
             return [(queue, queue.counts(), queue.waiting()) for queue in queues]
 
-        states = await self._off_loop(read)
+        states = await self.runtime.run_engine(read)
         lines = [
             "# HELP sqsmock_calls_total SQS calls answered, by operation and outcome "
             '("ok" or the error).',
