@@ -39,10 +39,11 @@ from botocore.awsrequest import AWSResponse, HeadersDict
 from botocore.exceptions import ParamValidationError
 from botocore.model import OperationModel
 from botocore.parsers import create_parser
-from botocore.validate import ParamValidationDecorator, ParamValidator
+from botocore.validate import ParamValidationDecorator
 
 from .._errors import SqsError
 from .._protocol import Caller, Result, native, wire
+from .._protocol.validate import check_types
 from .._runtime import Runtime
 from .._service import Request
 from ._active import activate, active, deactivate, stack
@@ -57,7 +58,6 @@ _MARK = "_sqsmock_hooked"
 _SQS = "_sqsmock_sqs"
 _PARAMS = "sqsmock_params"
 _PARSER = create_parser("json")
-_VALIDATOR = ParamValidator()
 
 
 # -- answering --------------------------------------------------------------------------------
@@ -184,23 +184,6 @@ def _check(model: OperationModel, http: SqsHttpResponse, parsed: dict[str, Any])
         raise AssertionError(f"{model.name}: direct answer {parsed!r} != botocore's {expected!r}")
 
 
-def check_types(model: OperationModel, params: Any) -> None:
-    """What SQS's own deserializer rejects: missing members and members of the wrong type.
-
-    botocore checks this client-side unless ``parameter_validation`` is off; then sqsmock does
-    it, so bad input gets an SQS error instead of a Python exception deep inside a handler.
-    """
-    if model.input_shape is None:
-        return
-    report = _VALIDATOR.validate(params, model.input_shape)
-    if not report.has_errors():
-        return
-    kind, _, details = report._errors[0]
-    if kind == "missing required field":
-        raise SqsError("MissingParameter", name=details["required_name"])
-    raise SqsError("ParameterFailsModel", report=report._format_error(report._errors[0]))
-
-
 def prepare(
     runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
 ) -> tuple[Request, Caller] | Result:
@@ -218,9 +201,9 @@ def prepare(
         runtime.account,
         request_dict.get("headers") or {},
     )
-    if not validated:
+    if not validated:  # parameter_validation is off: check the types as SQS's deserializer does
         try:
-            check_types(model, params)
+            check_types(operation, wire_params)
         except SqsError as error:
             return Result.of_error(operation, error)
     return wire_params, caller
