@@ -156,13 +156,18 @@ class Runtime:
         self.backend.reset()
         self.chaos.forget()
 
-    def peek(self, queue: str, region: str | None = None) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything."""
+    def find_queue(self, queue: str, region: str | None = None) -> Queue:
+        """The queue named ``queue`` (URL or name) as a call would find it; LookupError if
+        there is none."""
         call = Call(self.backend, region or self.region, self.account, {})
         try:
-            found = call.queue({"QueueUrl": queue})
+            return call.queue({"QueueUrl": queue})
         except SqsError:
             raise LookupError(f"queue {queue!r} does not exist in this mock") from None
+
+    def peek(self, queue: str, region: str | None = None) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), without changing anything."""
+        found = self.find_queue(queue, region)
         found.settle()
         return found.peek()
 
