@@ -60,6 +60,7 @@ MESSAGE_LIMIT = 1024 * 1024
 BODY_LIMIT = 4 * MESSAGE_LIMIT + 64 * 1024
 
 _ADMIN = "/_sqsmock/"
+_ADMIN_BODY_LIMIT = 64 * 1024
 _HOST = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 
 
@@ -324,14 +325,9 @@ class SqsHttpServer:
         answered by ``_testing.admin``, the same for every front end."""
         body = b""
         if request.method == "POST":
-            length = request.content_length
-            if length is not None and length > 65536:
-                raise _AdminError(413, "the body is over 64 KiB")
-            await _continue(request)
-            try:
-                body = await asyncio.wait_for(request.read(), self.read_timeout)
-            except (web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
-                raise _AdminError(400, "the body could not be read") from None
+            body = await self._admin_raw(
+                request, "the body is over 64 KiB", "the body could not be read"
+            )
         found = admin.answer(self.runtime, request.method, request.path, request.query, body)
         if found is None:
             raise _AdminError(404, f"no admin endpoint {request.path}")
@@ -380,16 +376,24 @@ class SqsHttpServer:
         await self.runtime.run_engine(lambda: clock.advance(seconds))
         return _json(self._clock_state())
 
-    async def _admin_body(self, request: BaseRequest, expected: str) -> Any:
+    async def _admin_raw(self, request: BaseRequest, too_large: str, unreadable: str) -> bytes:
+        """An admin request's body (at most 64 KiB, within ``read_timeout``)."""
         length = request.content_length
-        if length is not None and length > 65536:
-            raise _AdminError(413, f"the body is over 64 KiB: {expected}")
+        if length is not None and length > _ADMIN_BODY_LIMIT:
+            raise _AdminError(413, too_large)
+        await _continue(request)
         try:
-            await _continue(request)
-            raw = await asyncio.wait_for(request.read(), self.read_timeout)
+            return await asyncio.wait_for(request.read(), self.read_timeout)
+        except (web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
+            raise _AdminError(400, unreadable) from None
+
+    async def _admin_body(self, request: BaseRequest, expected: str) -> Any:
+        not_json = f"the body is not JSON: {expected}"
+        raw = await self._admin_raw(request, f"the body is over 64 KiB: {expected}", not_json)
+        try:
             return json.loads(raw) if raw.strip() else None
-        except (ValueError, web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
-            raise _AdminError(400, f"the body is not JSON: {expected}") from None
+        except ValueError:
+            raise _AdminError(400, not_json) from None
 
     def _queue_state(self, queue: Any, urls: ServerUrls) -> dict[str, Any]:
         visible, inflight, delayed = queue.counts()
