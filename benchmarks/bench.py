@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -74,10 +75,15 @@ MEMORY_MESSAGES = 1_000_000
 LOAD_MESSAGES = 100_000
 
 
+_CLIENT_OPTIONS = {
+    "region_name": REGION,
+    "aws_access_key_id": "bench",
+    "aws_secret_access_key": "bench",
+}
+
+
 def _client() -> Any:
-    return boto3.client(
-        "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
-    )
+    return boto3.client("sqs", **_CLIENT_OPTIONS)
 
 
 def _n(count: int) -> str:
@@ -347,18 +353,24 @@ def bench_cycle() -> None:
 # -- async ----------------------------------------------------------------------------------
 
 
+def _has_aiobotocore() -> bool:
+    return importlib.util.find_spec("aiobotocore") is not None
+
+
+def _aio_client() -> Any:
+    """An aiobotocore SQS client, for ``async with``."""
+    from aiobotocore.session import get_session
+
+    return get_session().create_client("sqs", **_CLIENT_OPTIONS)
+
+
 def _aiobotocore_cycle() -> Callable[[int], float] | None:
-    try:
-        from aiobotocore.session import get_session
-    except ImportError:
+    if not _has_aiobotocore():
         return None
     import asyncio
 
     async def measure() -> float:
-        session = get_session()
-        async with session.create_client(
-            "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
-        ) as client:
+        async with _aio_client() as client:
             url = (await client.create_queue(QueueName="bench"))["QueueUrl"]
 
             async def cycles(count: int) -> float:
@@ -382,17 +394,12 @@ def _aiobotocore_cycle() -> Callable[[int], float] | None:
 
 def _async_wake_latency(polls: int = 200) -> float | None:
     """µs from a send to the answer of the long poll it wakes (another task was waiting)."""
-    try:
-        from aiobotocore.session import get_session
-    except ImportError:
+    if not _has_aiobotocore():
         return None
     import asyncio
 
     async def measure() -> float:
-        session = get_session()
-        async with session.create_client(
-            "sqs", region_name=REGION, aws_access_key_id="bench", aws_secret_access_key="bench"
-        ) as client:
+        async with _aio_client() as client:
             url = (await client.create_queue(QueueName="wake"))["QueueUrl"]
             samples = []
             for _ in range(polls):

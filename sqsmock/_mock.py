@@ -12,22 +12,18 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
-import re
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
 from ._adapters import _active
-from ._engine import Backend, Clock, MessageView, make_clock
-from ._runtime import Runtime
-from ._service._context import split_path
-from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
-from ._testing.chaos import Delivery, as_delivery
-from ._testing.handle import FailureTools
-from ._testing.journal import DEFAULT_LIMIT, CallJournal
+from ._engine import Clock
+from ._handle import DEFAULT_ACCOUNT, DEFAULT_REGION, Handle
+from ._store.redis_store import DEFAULT_TIMEOUT
+from ._testing.chaos import Delivery
+from ._testing.journal import DEFAULT_LIMIT
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -54,9 +50,6 @@ class RedisClient(Protocol):
 #: The ``persistence=`` option: a Redis client, a ``redis://`` URL, or None (in memory only).
 Persistence: TypeAlias = RedisClient | str | None
 
-DEFAULT_REGION = "us-east-1"
-DEFAULT_ACCOUNT = "123456789012"
-DEFAULT_NAMESPACE = "sqsmock:"
 #: The keyword options of ``mock_sqs``, in the order its documentation gives them.
 OPTIONS = (
     "region",
@@ -68,35 +61,6 @@ OPTIONS = (
     "journal_limit",
     "delivery",
 )
-_ACCOUNT_ID = re.compile(r"[0-9]{12}")
-
-
-@functools.lru_cache(maxsize=1)
-def _botocore_regions() -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
-    """The region names in botocore's endpoint data, and each partition's pattern of names
-    (which admits regions newer than the installed botocore)."""
-    from botocore.loaders import create_loader
-
-    names: set[str] = set()
-    patterns: list[re.Pattern[str]] = []
-    for partition in create_loader().load_data("endpoints").get("partitions", []):
-        names.update(partition.get("regions", {}))
-        if partition.get("regionRegex"):
-            patterns.append(re.compile(partition["regionRegex"]))
-    return tuple(sorted(names)), tuple(patterns)
-
-
-def check_region(region: object) -> None:
-    """Refuse a region name AWS does not have (a typo such as ``"us-east-l"``)."""
-    names, patterns = _botocore_regions()
-    if isinstance(region, str) and (region in names or any(p.fullmatch(region) for p in patterns)):
-        return
-    close = difflib.get_close_matches(region, names, n=1) if isinstance(region, str) else []
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(
-        f"mock_sqs: region {region!r} is not an AWS region{hint}. Regions botocore knows: "
-        + ", ".join(names)
-    )
 
 
 def _options_error(unknown: list[str]) -> TypeError:
@@ -126,8 +90,10 @@ def _target_error(target: object) -> TypeError:
     )
 
 
-class MockSQS(FailureTools):
+class MockSQS(Handle):
     """An SQS mock: use it as a decorator, a context manager, or with ``start()``/``stop()``."""
+
+    _INACTIVE = "this mock_sqs is not active; start() it or enter it first"
 
     def __init__(
         self,
@@ -141,22 +107,16 @@ class MockSQS(FailureTools):
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
-        check_region(region)
-        if not isinstance(account_id, str) or not _ACCOUNT_ID.fullmatch(account_id):
-            raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
-        make_clock(clock)  # reject a bad clock option now, not at the first activation
-        if namespace is not None and (not isinstance(namespace, str) or not namespace):
-            raise ValueError("namespace must be a non-empty string")
-        self.region = region
-        self.account_id = account_id
-        self.persistence = persistence
-        self.namespace = default_namespace() if namespace is None else namespace
-        self.persistence_timeout = check_timeout(persistence_timeout)
-        CallJournal(journal_limit)  # reject a bad limit now
-        self.journal_limit = journal_limit
-        self.delivery = as_delivery(delivery)
-        self._clock_option = clock
-        self._runtime: Runtime | None = None
+        super().__init__(
+            region=region,
+            account_id=account_id,
+            clock=clock,
+            persistence=persistence,
+            namespace=namespace,
+            persistence_timeout=persistence_timeout,
+            journal_limit=journal_limit,
+            delivery=delivery,
+        )
         self._depth = 0
         self._lock = threading.Lock()
 
@@ -166,16 +126,7 @@ class MockSQS(FailureTools):
         """Activate the mock (with empty state, unless already active); returns the handle."""
         with self._lock:
             if self._depth == 0:
-                self._runtime = Runtime(
-                    region=self.region,
-                    account=self.account_id,
-                    clock=self._clock_option,
-                    persistence=self.persistence,
-                    namespace=self.namespace,
-                    persistence_timeout=self.persistence_timeout,
-                    journal_limit=self.journal_limit,
-                    delivery=self.delivery,
-                )
+                self._runtime = self._new_runtime()
                 _active.activate(self._runtime)
             self._depth += 1
         return self
@@ -195,80 +146,6 @@ class MockSQS(FailureTools):
     @property
     def active(self) -> bool:
         return self._depth > 0
-
-    def __enter__(self) -> MockSQS:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    async def __aenter__(self) -> MockSQS:
-        return self.start()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    # -- the handle -------------------------------------------------------------------------
-
-    @property
-    def runtime(self) -> Runtime:
-        runtime = self._runtime
-        if runtime is None:
-            raise RuntimeError("this mock_sqs is not active; start() it or enter it first")
-        return runtime
-
-    @property
-    def backend(self) -> Backend:
-        return self.runtime.backend
-
-    @property
-    def clock(self) -> Clock:
-        """The virtual clock: ``now()``, ``advance(seconds | timedelta)``."""
-        return self.runtime.clock
-
-    def reset(self) -> None:
-        """Drop every queue and message."""
-        self.runtime.reset()
-
-    def peek(self, queue: str, *, region: str | None = None) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything.
-
-        ``region``: where to look (default: the mock's region; a queue URL's host is ignored).
-        """
-        runtime = self.runtime
-        try:
-            return runtime.peek(queue, region)
-        except LookupError:
-            others = self._regions_holding(queue, region or self.region)
-            if not others:
-                raise
-            where = " and ".join(repr(r) for r in others)
-            raise LookupError(
-                f"queue {queue!r} does not exist in region {region or self.region!r} of this "
-                f"mock, but in {where}: peek({queue!r}, region={others[0]!r})"
-            ) from None
-
-    def _regions_holding(self, queue: str, searched: str) -> list[str]:
-        """Other regions of this mock that hold a queue of that name (and account)."""
-        _, account, name = split_path(queue)
-        account = account or self.account_id
-        return sorted(
-            {
-                q.region
-                for q in self.backend.queues()
-                if q.name == name and q.account == account and q.region != searched
-            }
-        )
 
     # -- decorating -------------------------------------------------------------------------
 

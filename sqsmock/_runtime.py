@@ -15,7 +15,6 @@ costs one journal append more than the protocol layer itself.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -104,23 +103,21 @@ class Runtime:
         backend = self.backend
         run = _in_thread if self.blocking else None
         if not (self.faults.rules or self.chaos.active):
+            journal = self.journal
+            if not journal.recording:
+                return await _protocol.call_async(backend, operation, params, caller, run)
             when = backend.clock.now()
             result = await _protocol.call_async(backend, operation, params, caller, run)
-            if self.journal.recording:
-                self._record(operation, params, result, caller, when, False)
+            journal.record(operation, params, result, caller.region, caller.account, when, False)
             return result
         plan = _Plan(self, backend, operation, params, caller)
         answer = plan.answer
         if answer is None:
-            run_params = plan.params
-            if plan.entries is not None:
-                run_params = {**run_params, "Entries": plan.entries}
             answer = plan.finish(
-                await _protocol.call_async(backend, operation, run_params, caller, run)
+                await _protocol.call_async(backend, operation, plan.run_params(), caller, run)
             )
-        result = answer
-        self._record(operation, params, result, caller, plan.when, plan.injected)
-        return result
+        self._record(operation, params, answer, caller, plan.when, plan.injected)
+        return answer
 
     def _call_changed(
         self, backend: Backend, operation: str, params: Request, caller: Caller
@@ -129,10 +126,7 @@ class Runtime:
         plan = _Plan(self, backend, operation, params, caller)
         result = plan.answer
         if result is None:
-            run_params = plan.params
-            if plan.entries is not None:
-                run_params = {**run_params, "Entries": plan.entries}
-            result = plan.finish(_protocol.call(backend, operation, run_params, caller))
+            result = plan.finish(_protocol.call(backend, operation, plan.run_params(), caller))
         self._record(operation, params, result, caller, plan.when, plan.injected)
         return result
 
@@ -149,19 +143,31 @@ class Runtime:
         if journal.recording:
             journal.record(operation, params, result, caller.region, caller.account, when, injected)
 
+    async def run_engine(self, func: Callable[[], T]) -> T:
+        """Run engine work from a coroutine: in a thread when the engine does blocking I/O (a
+        store), else at once (it takes microseconds)."""
+        if not self.blocking:
+            return func()
+        return await _in_thread(func)
+
     # -- the handle -------------------------------------------------------------------------
 
     def reset(self) -> None:
         self.backend.reset()
         self.chaos.forget()
 
-    def peek(self, queue: str, region: str | None = None) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything."""
+    def find_queue(self, queue: str, region: str | None = None) -> Queue:
+        """The queue named ``queue`` (URL or name) as a call would find it; LookupError if
+        there is none."""
         call = Call(self.backend, region or self.region, self.account, {})
         try:
-            found = call.queue({"QueueUrl": queue})
+            return call.queue({"QueueUrl": queue})
         except SqsError:
             raise LookupError(f"queue {queue!r} does not exist in this mock") from None
+
+    def peek(self, queue: str, region: str | None = None) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), without changing anything."""
+        found = self.find_queue(queue, region)
         found.settle()
         return found.peek()
 
@@ -228,6 +234,12 @@ class _Plan:
         if early is not None:
             self.answer = Result(operation, 200, early, None)
 
+    def run_params(self) -> Request:
+        """The parameters the engine runs the call with: without the entries failed."""
+        if self.entries is None:
+            return self.params
+        return {**self.params, "Entries": self.entries}
+
     def finish(self, result: Result) -> Result:
         if self.failed and result.error is None:
             payload = dict(result.payload or {})
@@ -248,7 +260,7 @@ _CHAOS_OPERATIONS = frozenset({"ReceiveMessage", "PurgeQueue", "DeleteQueue"})
 
 async def _in_thread(func: Callable[[], T]) -> T:
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, functools.partial(func))
+    return await loop.run_in_executor(None, func)
 
 
 def _open_backend(

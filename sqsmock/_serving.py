@@ -17,16 +17,14 @@ import logging
 import signal
 import sys
 import threading
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from ._engine import Backend, Clock, MessageView, make_clock
-from ._mock import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, check_region
+from ._engine import Clock
+from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle, check_options
 from ._runtime import Runtime
-from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout, default_namespace
-from ._testing.chaos import Delivery, as_delivery
-from ._testing.handle import FailureTools
-from ._testing.journal import DEFAULT_LIMIT, CallJournal
+from ._store.redis_store import DEFAULT_TIMEOUT
+from ._testing.chaos import Delivery
+from ._testing.journal import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -38,27 +36,29 @@ DEFAULT_PORT = 9324
 DEFAULT_HOST = "127.0.0.1"
 
 
+def _bracketed(host: str) -> str:
+    """``host`` as a URL's host part (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
+
+
 def _url_host(host: str) -> str:
     """The host part of a URL that reaches a server listening on ``host``."""
     if host in ("", "0.0.0.0"):
         return "127.0.0.1"
     if host == "::":
         return "[::1]"
-    return f"[{host}]" if ":" in host else host
+    return _bracketed(host)
 
 
-def _check_options(region: Any, account_id: Any, namespace: Any, port: Any) -> None:
-    check_region(region)
-    if not isinstance(account_id, str) or not (account_id.isdigit() and len(account_id) == 12):
-        raise ValueError(f"account_id must be a 12-digit string, not {account_id!r}")
-    if not isinstance(namespace, str) or not namespace:
-        raise ValueError("namespace must be a non-empty string")
+def _check_port(port: Any) -> None:
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
 
 
-class SqsServer(FailureTools):
+class SqsServer(Handle):
     """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
+
+    _INACTIVE = "this sqsmock server is not running; start() it or enter it first"
 
     def __init__(
         self,
@@ -76,22 +76,20 @@ class SqsServer(FailureTools):
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
-        namespace = default_namespace() if namespace is None else namespace
-        _check_options(region, account_id, namespace, port)
-        CallJournal(journal_limit)  # reject a bad limit now
-        self.journal_limit = journal_limit
-        self.delivery = as_delivery(delivery)
-        make_clock(clock)  # reject a bad clock option now, not at start()
-        self.region = region
-        self.account_id = account_id
-        self.persistence = persistence
-        self.namespace = namespace
-        self.persistence_timeout = check_timeout(persistence_timeout)
+        _check_port(port)
+        super().__init__(
+            region=region,
+            account_id=account_id,
+            clock=clock,
+            persistence=persistence,
+            namespace=namespace,
+            persistence_timeout=persistence_timeout,
+            journal_limit=journal_limit,
+            delivery=delivery,
+        )
         self._host = host
         self._port = port
-        self._clock_option = clock
         self._timeouts = (read_timeout, idle_timeout)
-        self._runtime: Runtime | None = None
         self._server: SqsHttpServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
@@ -107,16 +105,7 @@ class SqsServer(FailureTools):
                 return self
             from ._adapters.http import SqsHttpServer
 
-            runtime = Runtime(
-                region=self.region,
-                account=self.account_id,
-                clock=self._clock_option,
-                persistence=self.persistence,
-                namespace=self.namespace,
-                persistence_timeout=self.persistence_timeout,
-                journal_limit=self.journal_limit,
-                delivery=self.delivery,
-            )
+            runtime = self._new_runtime()
             server = SqsHttpServer(
                 runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
             )
@@ -176,35 +165,13 @@ class SqsServer(FailureTools):
     def active(self) -> bool:
         return self._thread is not None
 
-    def __enter__(self) -> SqsServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    async def __aenter__(self) -> SqsServer:
-        return self.start()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
     # -- where it listens -------------------------------------------------------------------
 
     @property
     def _live(self) -> SqsHttpServer:
         server = self._server
         if server is None:
-            raise RuntimeError("this sqsmock server is not running; start() it or enter it first")
+            raise RuntimeError(self._INACTIVE)
         return server
 
     @property
@@ -221,32 +188,6 @@ class SqsServer(FailureTools):
         """``http://host:port``: give it to clients as their ``endpoint_url``."""
         server = self._live
         return f"http://{_url_host(server.host)}:{server.port}"
-
-    # -- the handle, as mock_sqs's ----------------------------------------------------------
-
-    @property
-    def runtime(self) -> Runtime:
-        runtime = self._runtime
-        if runtime is None:
-            raise RuntimeError("this sqsmock server is not running; start() it or enter it first")
-        return runtime
-
-    @property
-    def backend(self) -> Backend:
-        return self.runtime.backend
-
-    @property
-    def clock(self) -> Clock:
-        """The virtual clock: ``now()``, ``advance(seconds | timedelta)``."""
-        return self.runtime.clock
-
-    def reset(self) -> None:
-        """Drop every queue and message."""
-        self.runtime.reset()
-
-    def peek(self, queue: str) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything."""
-        return self.runtime.peek(queue)
 
     def __repr__(self) -> str:
         where = self.endpoint_url if self.active else "stopped"
@@ -334,7 +275,8 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
-        _check_options(args.region, args.account_id, args.namespace, args.port)
+        check_options(args.region, args.account_id, args.namespace)
+        _check_port(args.port)
     except ValueError as error:
         print(f"sqsmock: {error}", file=sys.stderr)
         return 2
@@ -370,8 +312,7 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
             loop.add_signal_handler(signum, stopping.set)
         except NotImplementedError:  # Windows: no signal handlers on the event loop
             signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stopping.set))
-    shown = f"[{server.host}]" if ":" in server.host else server.host
-    endpoint = f"http://{shown}:{server.port}"
+    endpoint = f"http://{_bracketed(server.host)}:{server.port}"
     print(
         f"sqsmock: serving SQS on {endpoint} (region {args.region}, account {args.account_id})",
         flush=True,

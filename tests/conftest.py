@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sqsmock._adapters import botocore as botocore_adapter
 
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
 botocore_adapter.CHECK_AGAINST_BOTOCORE = True
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester) -> pytest.Pytester:
+    """Generated test suites set pytest-asyncio's fixture loop scope, as a user's suite does
+    (pytest-asyncio otherwise warns, in every inner run, that it is unset)."""
+    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+    return pytester

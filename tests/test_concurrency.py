@@ -12,7 +12,9 @@ import pytest
 from sqsmock._engine.tombstone import COMPACT_MIN_DEAD
 
 JOIN_TIMEOUT = 30.0
-FROZEN = pytest.mark.sqsmock(clock="frozen")
+#: A frozen clock; no call journal: consumers poll until producers finish, an unbounded number
+#: of calls that would pass the journal's limit and warn.
+FROZEN = pytest.mark.sqsmock(clock="frozen", journal_limit=0)
 
 
 _SESSION = boto3.session.Session()

@@ -99,10 +99,7 @@ def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
 async def _answer_attempt(context: Any) -> Any:
     runtime, model, request_dict, validated = context[_DEFERRED]
     answered = await answer_async(runtime, model, request_dict, context, validated)
-    if answered is None:  # never let a mocked call reach the network
-        raise RuntimeError("sqsmock stopped while an SQS call was being made")
-    context[sync.CLOCK] = runtime.clock
-    return answered[0]
+    return sync.attempt_answered(runtime, context, answered)
 
 
 _legacy_patched = False
@@ -141,14 +138,7 @@ def _patch_for_deferred_calls() -> None:
         self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
     ) -> Any:
         delay = await original(self, attempts, response, caught_exception, **kw)
-        request_dict = kw.get("request_dict")
-        clock = sync.frozen_clock(
-            request_dict.get("context") if isinstance(request_dict, dict) else None
-        )
-        if clock is not None and delay:
-            clock.advance(delay)
-            return 0
-        return delay
+        return sync.retry_sleep(delay, sync.context_of(kw.get("request_dict")))
 
     legacy.AioRetryHandler._call = _call
 

@@ -39,10 +39,11 @@ from botocore.awsrequest import AWSResponse, HeadersDict
 from botocore.exceptions import ParamValidationError
 from botocore.model import OperationModel
 from botocore.parsers import create_parser
-from botocore.validate import ParamValidationDecorator, ParamValidator
+from botocore.validate import ParamValidationDecorator
 
 from .._errors import SqsError
 from .._protocol import Caller, Result, native, wire
+from .._protocol.validate import check_types
 from .._runtime import Runtime
 from .._service import Request
 from ._active import activate, active, deactivate, stack
@@ -57,7 +58,6 @@ _MARK = "_sqsmock_hooked"
 _SQS = "_sqsmock_sqs"
 _PARAMS = "sqsmock_params"
 _PARSER = create_parser("json")
-_VALIDATOR = ParamValidator()
 
 
 # -- answering --------------------------------------------------------------------------------
@@ -184,23 +184,6 @@ def _check(model: OperationModel, http: SqsHttpResponse, parsed: dict[str, Any])
         raise AssertionError(f"{model.name}: direct answer {parsed!r} != botocore's {expected!r}")
 
 
-def check_types(model: OperationModel, params: Any) -> None:
-    """What SQS's own deserializer rejects: missing members and members of the wrong type.
-
-    botocore checks this client-side unless ``parameter_validation`` is off; then sqsmock does
-    it, so bad input gets an SQS error instead of a Python exception deep inside a handler.
-    """
-    if model.input_shape is None:
-        return
-    report = _VALIDATOR.validate(params, model.input_shape)
-    if not report.has_errors():
-        return
-    kind, _, details = report._errors[0]
-    if kind == "missing required field":
-        raise SqsError("MissingParameter", name=details["required_name"])
-    raise SqsError("ParameterFailsModel", report=report._format_error(report._errors[0]))
-
-
 def prepare(
     runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
 ) -> tuple[Request, Caller] | Result:
@@ -218,9 +201,9 @@ def prepare(
         runtime.account,
         request_dict.get("headers") or {},
     )
-    if not validated:
+    if not validated:  # parameter_validation is off: check the types as SQS's deserializer does
         try:
-            check_types(model, params)
+            check_types(operation, wire_params)
         except SqsError as error:
             return Result.of_error(operation, error)
     return wire_params, caller
@@ -298,18 +281,34 @@ def _before_send(request: Any, **_: Any) -> Any:
     context = sending_context(request)
     if not context or _DEFERRED not in context:
         return None
-    deferred = context[_DEFERRED]
-    runtime, model, request_dict, validated = deferred
-    answered = answer(runtime, model, request_dict, context, validated)
-    if answered is None:  # never let a mocked call reach the network
-        raise RuntimeError("sqsmock stopped while an SQS call was being made")
-    context[CLOCK] = runtime.clock
-    return answered[0]
+    runtime, model, request_dict, validated = context[_DEFERRED]
+    return attempt_answered(
+        runtime, context, answer(runtime, model, request_dict, context, validated)
+    )
 
 
 def frozen_clock(context: Any) -> Any:
     clock = context.get(CLOCK) if isinstance(context, dict) else None
     return clock if clock is not None and clock.frozen else None
+
+
+def retry_sleep(delay: Any, context: Any) -> Any:
+    """What to sleep of a retry back-off ``delay``: nothing after moving the call's frozen mock
+    clock by it; the delay itself otherwise."""
+    clock = frozen_clock(context)
+    if clock is not None and delay:
+        clock.advance(delay)
+        return 0
+    return delay
+
+
+def attempt_answered(runtime: Runtime, context: Any, answered: tuple[Any, Any] | None) -> Any:
+    """The HTTP response of one answered attempt of a deferred call; its clock noted for the
+    back-off."""
+    if answered is None:  # never let a mocked call reach the network
+        raise RuntimeError("sqsmock stopped while an SQS call was being made")
+    context[CLOCK] = runtime.clock
+    return answered[0]
 
 
 def _patch_retry_delay() -> None:
@@ -335,12 +334,7 @@ def _patch_retry_delay() -> None:
 
         @functools.wraps(compute)
         def compute_retry_delay(self: Any, context: Any) -> Any:
-            delay = compute(self, context)
-            clock = frozen_clock(getattr(context, "request_context", None))
-            if clock is not None and delay:
-                clock.advance(delay)
-                return 0
-            return delay
+            return retry_sleep(compute(self, context), getattr(context, "request_context", None))
 
         @functools.wraps(call)
         def handler_call(
@@ -348,13 +342,7 @@ def _patch_retry_delay() -> None:
         ) -> Any:
             # botocore emits needs-retry with keyword arguments: the names must be botocore's
             delay = call(self, attempts, response, caught_exception, **kw)
-            request_dict = kw.get("request_dict")
-            context = request_dict.get("context") if isinstance(request_dict, dict) else None
-            clock = frozen_clock(context)
-            if clock is not None and delay:
-                clock.advance(delay)
-                return 0
-            return delay
+            return retry_sleep(delay, context_of(kw.get("request_dict")))
 
         standard.RetryPolicy.compute_retry_delay = compute_retry_delay
         legacy.RetryHandler.__call__ = handler_call
@@ -364,6 +352,10 @@ def _patch_retry_delay() -> None:
 
 _retry_patched = False
 _patch_lock = threading.Lock()
+
+
+def context_of(request_dict: Any) -> Any:
+    return request_dict.get("context") if isinstance(request_dict, dict) else None
 
 
 def _patch_rate_limiter() -> None:

@@ -31,9 +31,8 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import web
@@ -51,7 +50,6 @@ __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
 log = logging.getLogger("sqsmock.server")
 
-T = TypeVar("T")
 
 #: SQS's largest message (and largest batch), in bytes of UTF-8 text and attribute values.
 MESSAGE_LIMIT = 1024 * 1024
@@ -62,6 +60,7 @@ MESSAGE_LIMIT = 1024 * 1024
 BODY_LIMIT = 4 * MESSAGE_LIMIT + 64 * 1024
 
 _ADMIN = "/_sqsmock/"
+_ADMIN_BODY_LIMIT = 64 * 1024
 _HOST = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 
 
@@ -326,25 +325,14 @@ class SqsHttpServer:
         answered by ``_testing.admin``, the same for every front end."""
         body = b""
         if request.method == "POST":
-            length = request.content_length
-            if length is not None and length > 65536:
-                raise _AdminError(413, "the body is over 64 KiB")
-            await _continue(request)
-            try:
-                body = await asyncio.wait_for(request.read(), self.read_timeout)
-            except (web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
-                raise _AdminError(400, "the body could not be read") from None
+            body = await self._admin_raw(
+                request, "the body is over 64 KiB", "the body could not be read"
+            )
         found = admin.answer(self.runtime, request.method, request.path, request.query, body)
         if found is None:
             raise _AdminError(404, f"no admin endpoint {request.path}")
         status, payload = found
         return web.Response(status=204) if payload is None else _json(payload, status)
-
-    async def _off_loop(self, func: Callable[[], T]) -> T:
-        """Run engine reads in a thread when the engine does blocking I/O (a store)."""
-        if not self.runtime.blocking:
-            return func()
-        return await asyncio.get_running_loop().run_in_executor(None, func)
 
     async def _health(self, request: BaseRequest, route: str) -> web.StreamResponse:
         from .. import __version__
@@ -361,7 +349,7 @@ class SqsHttpServer:
         )
 
     async def _reset(self, request: BaseRequest, route: str) -> web.StreamResponse:
-        await self._off_loop(self.runtime.reset)
+        await self.runtime.run_engine(self.runtime.reset)
         return _json({"status": "reset"})
 
     def _clock_state(self) -> dict[str, Any]:
@@ -385,19 +373,27 @@ class SqsHttpServer:
         ):
             raise _AdminError(400, expected)
         clock = self.runtime.clock
-        await self._off_loop(lambda: clock.advance(seconds))
+        await self.runtime.run_engine(lambda: clock.advance(seconds))
         return _json(self._clock_state())
 
-    async def _admin_body(self, request: BaseRequest, expected: str) -> Any:
+    async def _admin_raw(self, request: BaseRequest, too_large: str, unreadable: str) -> bytes:
+        """An admin request's body (at most 64 KiB, within ``read_timeout``)."""
         length = request.content_length
-        if length is not None and length > 65536:
-            raise _AdminError(413, f"the body is over 64 KiB: {expected}")
+        if length is not None and length > _ADMIN_BODY_LIMIT:
+            raise _AdminError(413, too_large)
+        await _continue(request)
         try:
-            await _continue(request)
-            raw = await asyncio.wait_for(request.read(), self.read_timeout)
+            return await asyncio.wait_for(request.read(), self.read_timeout)
+        except (web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
+            raise _AdminError(400, unreadable) from None
+
+    async def _admin_body(self, request: BaseRequest, expected: str) -> Any:
+        not_json = f"the body is not JSON: {expected}"
+        raw = await self._admin_raw(request, f"the body is over 64 KiB: {expected}", not_json)
+        try:
             return json.loads(raw) if raw.strip() else None
-        except (ValueError, web.HTTPRequestEntityTooLarge, asyncio.TimeoutError):
-            raise _AdminError(400, f"the body is not JSON: {expected}") from None
+        except ValueError:
+            raise _AdminError(400, not_json) from None
 
     def _queue_state(self, queue: Any, urls: ServerUrls) -> dict[str, Any]:
         visible, inflight, delayed = queue.counts()
@@ -419,7 +415,7 @@ class SqsHttpServer:
             queues = sorted(backend.queues(), key=lambda q: (q.region, q.account, q.name))
             return [self._queue_state(queue, urls) for queue in queues]
 
-        return _json(await self._off_loop(read))
+        return _json(await self.runtime.run_engine(read))
 
     async def _messages(self, request: BaseRequest, route: str) -> web.StreamResponse:
         runtime = self.runtime
@@ -433,7 +429,7 @@ class SqsHttpServer:
                 raise _AdminError(400, "name the queue: ?queue=<queue URL or name>")
             queue, region = found, request.query.get("region")
         try:
-            views = await self._off_loop(lambda: runtime.peek(queue, region))
+            views = await self.runtime.run_engine(lambda: runtime.peek(queue, region))
         except LookupError:
             raise _AdminError(404, f"queue {queue!r} does not exist") from None
         return _json([asdict(view) for view in views])
@@ -445,7 +441,7 @@ class SqsHttpServer:
             queues = sorted(backend.queues(), key=lambda q: (q.region, q.account, q.name))
             return [(queue, queue.counts(), queue.waiting()) for queue in queues]
 
-        states = await self._off_loop(read)
+        states = await self.runtime.run_engine(read)
         lines = [
             "# HELP sqsmock_calls_total SQS calls answered, by operation and outcome "
             '("ok" or the error).',

@@ -1,11 +1,12 @@
 """The protocol layer: SQS calls in, answers out, with no SDK in it.
 
-Every adapter comes through here: the botocore hook with an operation name and the parameters
-botocore already validated (``call``), an async client the same way (``call_async``), the HTTP
-server with a raw request (``http.respond_async``, choosing AWS JSON 1.0 or the query protocol per
-request). The answer is a ``Result``: the status and the JSON-wire payload or the ``SqsError``,
-which each adapter renders for its caller -- a parsed dict in-process (``native.answer``), JSON or
-XML bytes over HTTP (``wire``, ``query``).
+Every call comes through here, by way of the runtime: the botocore hook with an operation name
+and the parameters botocore already validated (``call``), an async client the same way
+(``call_async``), the HTTP server with a raw request decoded by ``http.parse`` (AWS JSON 1.0 or
+the query protocol, chosen per request). The answer is a ``Result``: the status and the
+JSON-wire payload or the ``SqsError``, which each adapter renders for its caller -- a parsed dict
+in-process (``native.from_wire``), JSON or XML bytes over HTTP (``http.render``: ``wire``,
+``query``).
 """
 
 from __future__ import annotations

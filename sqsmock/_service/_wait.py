@@ -30,10 +30,30 @@ def _until(poll: LongPoll, now: float) -> float:
     return poll.end if due is None or due > poll.end else max(due, now)
 
 
+def _real_end(poll: LongPoll, clock: Clock) -> float:
+    """The monotonic time past which the poll waits no longer, whatever its clock says."""
+    return monotonic() + max(0.0, poll.end - clock.now())
+
+
+def _next_wait(poll: LongPoll, clock: Clock, real_end: float) -> float | None:
+    """After a retry that found nothing: None when the poll is over (it answers empty), else
+    the seconds to wait for a wake -- 0 on a frozen clock, which jumps to the next moment
+    instead."""
+    now = clock.now()
+    real_left = real_end - monotonic()
+    if now >= poll.end or real_left <= 0 or poll.queue.ended:
+        return None
+    until = _until(poll, now)
+    if clock.frozen:
+        clock.jump_to(until)
+        return 0.0
+    return min(until - now, real_left)
+
+
 def wait(poll: LongPoll, clock: Clock) -> Response:
     """Block the calling thread until the poll has an answer."""
     queue = poll.queue
-    real_end = monotonic() + max(0.0, poll.end - clock.now())
+    real_end = _real_end(poll, clock)
     event = threading.Event()
     wake = event.set
     queue.add_waiter(wake)
@@ -43,15 +63,11 @@ def wait(poll: LongPoll, clock: Clock) -> Response:
             answer = poll.retry()
             if answer is not None:
                 return answer
-            now = clock.now()
-            real_left = real_end - monotonic()
-            if now >= poll.end or real_left <= 0 or queue.ended:
+            delay = _next_wait(poll, clock, real_end)
+            if delay is None:
                 return {}
-            until = _until(poll, now)
-            if clock.frozen:
-                clock.jump_to(until)
-            else:
-                event.wait(min(until - now, real_left))
+            if delay > 0:
+                event.wait(delay)
     finally:
         queue.remove_waiter(wake)
 
@@ -68,7 +84,7 @@ async def wait_async(
     """
     queue = poll.queue
     loop = asyncio.get_running_loop()
-    real_end = monotonic() + max(0.0, poll.end - clock.now())
+    real_end = _real_end(poll, clock)
     event = asyncio.Event()
 
     def wake() -> None:  # called from any thread, with the queue lock held
@@ -81,16 +97,13 @@ async def wait_async(
             answer: Response | None = poll.retry() if run is None else await run(poll.retry)
             if answer is not None:
                 return answer
-            now = clock.now()
-            real_left = real_end - monotonic()
-            if now >= poll.end or real_left <= 0 or queue.ended:
+            delay = _next_wait(poll, clock, real_end)
+            if delay is None:
                 return {}
-            until = _until(poll, now)
-            if clock.frozen:
-                clock.jump_to(until)
-                await asyncio.sleep(0)  # let other tasks run between jumps
-            else:
+            if delay > 0:
                 with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(until - now, real_left))
+                    await asyncio.wait_for(event.wait(), delay)
+            else:
+                await asyncio.sleep(0)  # let other tasks run between jumps
     finally:
         queue.remove_waiter(wake)

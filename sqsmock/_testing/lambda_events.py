@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._errors import SqsError
 from .._protocol import Caller
 from .._service import Call
 
@@ -88,11 +87,7 @@ def _call(runtime: Any, operation: str, params: dict[str, Any]) -> dict[str, Any
 
 def _resolve(runtime: Any, queue: str) -> tuple[str, str]:
     """(ARN, region) of the queue named ``queue`` (a name or URL)."""
-    call = Call(runtime.backend, runtime.region, runtime.account, {})
-    try:
-        found = call.queue({"QueueUrl": queue})
-    except SqsError:
-        raise LookupError(f"queue {queue!r} does not exist in this mock") from None
+    found = runtime.find_queue(queue)
     return found.arn, found.region
 
 
