@@ -141,7 +141,10 @@ def test_long_poll_is_woken_by_a_send_from_another_thread(wall_server: Any) -> N
     poller.start()
     try:
         polling.wait(10)
-        time.sleep(0.5)  # let the receive reach the server and start waiting (real time, not SQS's)
+        queue = wall_server.backend.get(REGION, ACCOUNT, "wake")
+        deadline = time.monotonic() + 10
+        while queue.waiting() == 0 and time.monotonic() < deadline:
+            time.sleep(0.005)  # until the server holds the poll (thread sync, not SQS time)
         sqs.send_message(QueueUrl=url, MessageBody="wake up")
     finally:
         poller.join(25)
