@@ -12,7 +12,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pytest
@@ -227,7 +227,8 @@ def test_calls_under_way_finish_before_exit(started: list[ServeProcess], namespa
         sending = [
             pool.submit(sqs.send_message_batch, QueueUrl=url, Entries=entries) for _ in range(40)
         ]
-        time.sleep(0.05)  # real time for some calls to be under way when the signal comes
+        # some calls answered (so others are under way) when the signal comes
+        wait(sending, timeout=30, return_when=FIRST_COMPLETED)
         assert first.stop() == 0
         answered = 0
         for future in sending:

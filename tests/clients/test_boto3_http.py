@@ -34,6 +34,7 @@ from clients_support import (
 )
 
 import sqsmock
+from sqsmock._engine import Queue
 
 NS = {"sqs": "http://queue.amazonaws.com/doc/2012-11-05/"}
 
@@ -125,7 +126,17 @@ def test_errors(sqs_server: Any) -> None:
     assert bad.value.response["Error"]["Code"] == "InvalidParameterValue"
 
 
-def test_long_poll_is_woken_by_a_send_from_another_thread(wall_server: Any) -> None:
+def test_long_poll_is_woken_by_a_send_from_another_thread(
+    wall_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = threading.Event()  # set when the server starts holding a long poll
+    add_waiter = Queue.add_waiter
+
+    def signalling(queue: Queue, wake: Any) -> None:
+        add_waiter(queue, wake)
+        held.set()
+
+    monkeypatch.setattr(Queue, "add_waiter", signalling)
     sqs = client(wall_server)
     url = sqs.create_queue(QueueName="wake")["QueueUrl"]
     polling = threading.Event()
@@ -141,10 +152,7 @@ def test_long_poll_is_woken_by_a_send_from_another_thread(wall_server: Any) -> N
     poller.start()
     try:
         polling.wait(10)
-        queue = wall_server.backend.get(REGION, ACCOUNT, "wake")
-        deadline = time.monotonic() + 10
-        while queue.waiting() == 0 and time.monotonic() < deadline:
-            time.sleep(0.005)  # until the server holds the poll (thread sync, not SQS time)
+        assert held.wait(10), "the server never held the long poll"
         sqs.send_message(QueueUrl=url, MessageBody="wake up")
     finally:
         poller.join(25)
