@@ -425,6 +425,26 @@ ERRORS: dict[str, ErrorSpec] = {
     "ThrottlingException": ErrorSpec(
         "ThrottlingException", "ThrottlingException", 400, "Rate exceeded"
     ),
+    # --- Not SQS: LocalStack's developer endpoint, other services ------------------------------
+    # /_aws/sqs/messages answers ReceiveMessage only, as LocalStack's does.
+    "DeveloperEndpointReceiveOnly": ErrorSpec(
+        "InvalidRequest", "InvalidRequest", 400, "This endpoint only accepts ReceiveMessage calls"
+    ),
+    # A queue URL the developer endpoint cannot read (LocalStack's words and status).
+    "InvalidAddress": ErrorSpec(
+        "InvalidAddress",
+        "InvalidAddress",
+        404,
+        "The address https://queue.amazonaws.com/ is not valid for this endpoint.",
+    ),
+    # A request signed for another service (S3, SNS, ...) reached the SQS server.
+    "NotSqs": ErrorSpec(
+        "UnsupportedOperation",
+        "UnsupportedOperation",
+        501,
+        "sqsmock serves SQS only: this request is for the {service} service. Point {service} "
+        "clients at another endpoint.",
+    ),
 }
 
 
