@@ -23,13 +23,26 @@ from .._errors import SqsError
 from .._service import QueueUrls
 from .._service._context import split_path
 from . import Caller, Result, request_id, wire
-from .query import decode_query, render_query_error, render_query_success
+from .query import (
+    check_form_size,
+    decode_query,
+    render_query_error,
+    render_query_json_error,
+    render_query_json_success,
+    render_query_success,
+)
 from .validate import check_types
 
 __all__ = ["HttpAnswer", "HttpRequest", "ServerUrls", "error_answer", "parse", "render"]
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
 _QUERY_CONTENT_TYPE = "text/xml"
+_QUERY_JSON_CONTENT_TYPE = "application/json"
+# Actions SQS refuses when a query-protocol request is sent to a queue's URL (AWS-recorded for
+# these two; GetQueueUrl is accepted there).
+_NOT_FOR_QUEUE_URL = frozenset({"CreateQueue", "ListQueues"})
+# AWS's answer to a GET of a queue URL with no action (AWS-recorded: 404, XML whatever Accept).
+_UNKNOWN_OPERATION = b"<UnknownOperationException/>"
 
 
 class HttpRequest:
@@ -87,8 +100,27 @@ class Parsed:
 
 
 def protocol_of(request: HttpRequest) -> str:
-    """``"json"`` or ``"query"``: how to answer this request, even when it is malformed."""
-    return "json" if "x-amz-target" in request.headers else "query"
+    """How to answer this request, even when it is malformed: ``"json"`` (AWS JSON 1.0),
+    ``"query"`` (XML), or ``"query-json"`` (the query protocol for a client that accepts JSON:
+    SQS then answers its documents as JSON)."""
+    headers = request.headers
+    if "x-amz-target" in headers:
+        return "json"
+    accept = headers.get("accept")
+    if accept and "json" in accept and _accepts_json(accept):
+        return "query-json"
+    return "query"
+
+
+def _accepts_json(accept: str) -> bool:
+    return any(
+        part.split(";", 1)[0].strip().lower() == "application/json" for part in accept.split(",")
+    )
+
+
+def _queue_url_path(path: str) -> bool:
+    """Is ``path`` a queue URL's (``/<account>/<name>``, ``/queue/<region>/<account>/<name>``)?"""
+    return not path.startswith("/_sqsmock") and split_path(path)[1] is not None
 
 
 def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | None, str | None]:
@@ -120,6 +152,7 @@ def parse(
         params = wire.decode_json(request.body)
         pairs = request.query
     else:
+        check_form_size(request.body, len(request.query))
         try:
             text = request.body.decode("utf-8")
             pairs = request.query + parse_qsl(
@@ -127,7 +160,12 @@ def parse(
             )
         except UnicodeDecodeError as error:
             raise SqsError("MalformedQueryString", reason=error.reason) from None
+        to_queue = _queue_url_path(request.path)
+        if to_queue and request.method == "GET" and all(key != "Action" for key, _ in pairs):
+            raise SqsError("UnknownOperation")
         operation, params = decode_query(pairs)
+        if to_queue and operation in _NOT_FOR_QUEUE_URL:
+            raise SqsError("InvalidAction", action=operation)
     key, scope_region = _scope(request, pairs)
     if key is not None and len(key) == 12 and key.isdigit():
         account = key
@@ -147,10 +185,26 @@ def render(protocol: str, result: Result) -> HttpAnswer:
         if result.error is not None:
             headers["x-amzn-query-error"] = wire.query_error_header(result.error)
         return HttpAnswer(result.status, headers, wire.json_body(result))
-    headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
     error = result.error
+    if error is not None and error.error == "UnknownOperation":
+        headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
+        return HttpAnswer(result.status, headers, _UNKNOWN_OPERATION)
+    if protocol == "query-json":
+        headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_JSON_CONTENT_TYPE}
+        if error is not None:
+            body = render_query_json_error(
+                error.code, error.query_message, error.status < 500, result.request_id
+            )
+        else:
+            body = render_query_json_success(
+                result.operation, result.payload or {}, result.request_id
+            )
+        return HttpAnswer(result.status, headers, body)
+    headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
     if error is not None:
-        body = render_query_error(error.code, error.message, error.status < 500, result.request_id)
+        body = render_query_error(
+            error.code, error.query_message, error.status < 500, result.request_id
+        )
     else:
         body = render_query_success(result.operation, result.payload or {}, result.request_id)
     return HttpAnswer(result.status, headers, body)
