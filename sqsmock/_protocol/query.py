@@ -333,4 +333,6 @@ def _json_value(shape: str, value: Any) -> Any:
     if kind == "list":
         return [_json_value(definition[1], item) for item in value]
     _, _, value_shape, key_name, value_name, _ = definition
-    return [{key_name: key, value_name: _json_value(value_shape, item)} for key, item in value.items()]
+    return [
+        {key_name: key, value_name: _json_value(value_shape, item)} for key, item in value.items()
+    ]

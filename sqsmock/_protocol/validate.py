@@ -152,8 +152,12 @@ def _check(shape: str, value: Any, name: str) -> None:
 def _fail(name: str, value: Any, valid: str) -> NoReturn:
     """botocore's wording: ``Invalid type for parameter X, value: 5, type: <class 'int'>, ...``."""
     shown = name[1:] if name.startswith(".") else name or "input"
+    try:
+        text = f"{value}"
+    except ValueError:  # an integer past Python's digit limit for text
+        text = f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
     raise SqsError(
         "ParameterFailsModel",
-        report=f"Invalid type for parameter {shown}, value: {value}, type: {type(value)}, "
+        report=f"Invalid type for parameter {shown}, value: {text}, type: {type(value)}, "
         f"valid types: {valid}",
     )
