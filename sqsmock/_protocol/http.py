@@ -2,8 +2,11 @@
 
 Chosen per request, as SQS does: an ``X-Amz-Target: AmazonSQS.<Operation>`` header means AWS
 JSON 1.0 (``wire``); otherwise the form (body and URL query string) must carry ``Action=`` --
-the query protocol (``query``), with XML answers and ``ErrorResponse`` bodies. Requests may be
-POSTed to ``/`` or to a queue URL's path (older SDKs do); then the path names the queue.
+the query protocol (``query``), with XML answers and ``ErrorResponse`` bodies -- or the same
+documents as JSON for a client that accepts ``application/json`` (``query-json``), as SQS does.
+Requests may be POSTed to ``/`` or to a queue URL's path (older SDKs do); then the path names the
+queue, and, as on SQS, a query-protocol ``CreateQueue`` or ``ListQueues`` there is an
+``InvalidAction`` and a GET naming no action a 404 ``UnknownOperationException``.
 
 Who is calling comes from the request like on AWS: the region from the SigV4 credential scope
 (``Authorization`` header or presigned ``X-Amz-Credential``), the account from a 12-digit access
