@@ -229,9 +229,10 @@ def test_json_at_the_nesting_bound_is_accepted(server: SqsServer) -> None:
     url = make_queue(server)
     # The body object is the first level: the unknown member may nest one less.
     body = json.dumps({"QueueUrl": url, "MessageBody": "x", "Unknown": nested(MAX_NESTING - 1)})
+    before = len(server.calls.of("SendMessage"))
     assert call_json(server.endpoint_url, "SendMessage", body.encode()).status == 200
     assert len(server.peek("q")) == 1
-    assert len(server.calls.of("SendMessage")) == 1  # the journal copied it
+    assert len(server.calls.of("SendMessage")) == before + 1  # the journal copied it
 
 
 def test_deep_json_in_process_without_validation_is_refused() -> None:
