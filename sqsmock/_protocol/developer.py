@@ -19,6 +19,8 @@ path, else the request's credential scope, else the default).
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -147,6 +149,30 @@ def parse_developer(
         show_delayed=values.get("ShowDelayed", "").lower() in _TRUE,
         purge=request.method == "DELETE",
     )
+
+
+def as_json_document(xml: bytes) -> bytes:
+    """An XML answer as the JSON LocalStack's endpoint gives for ``Accept: application/json``:
+    each element a member named by its tag (namespace dropped), repeated elements a list, a
+    single one an object, text as strings."""
+    def convert(element: ET.Element) -> Any:
+        children = list(element)
+        if not children:
+            return element.text
+        out: dict[str, Any] = {}
+        for child in children:
+            tag = child.tag.split("}", 1)[-1]
+            value = convert(child)
+            if tag in out:
+                if not isinstance(out[tag], list):
+                    out[tag] = [out[tag]]
+                out[tag].append(value)
+            else:
+                out[tag] = value
+        return out
+
+    root = ET.fromstring(xml)
+    return json.dumps({root.tag.split("}", 1)[-1]: convert(root)}).encode("utf-8")
 
 
 def answer(backend: Backend, call: DeveloperCall) -> Result:
