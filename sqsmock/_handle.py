@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from ._engine import Backend, Clock, MessageView, make_clock
+from ._regions import is_region, shown
 from ._runtime import Runtime
 from ._service._context import split_path
 from ._store.redis_store import check_timeout, default_namespace
@@ -56,14 +57,17 @@ def _botocore_regions() -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
 
 
 def check_region(region: object) -> None:
-    """Refuse a region name AWS does not have (a typo such as ``"us-east-l"``)."""
+    """Refuse a region name AWS does not have (a typo such as ``"us-east-l"``), and any name
+    not of AWS's form (``_regions``; botocore's patterns admit ``us-ü-1``, 5,000-letter names)."""
     names, patterns = _botocore_regions()
-    if isinstance(region, str) and (region in names or any(p.fullmatch(region) for p in patterns)):
+    if not isinstance(region, str):
+        raise ValueError(f"mock_sqs: region {region!r} is not an AWS region (a string)")
+    if is_region(region) and (region in names or any(p.fullmatch(region) for p in patterns)):
         return
-    close = difflib.get_close_matches(region, names, n=1) if isinstance(region, str) else []
+    close = difflib.get_close_matches(region, names, n=1) if len(region) <= 64 else []
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ValueError(
-        f"mock_sqs: region {region!r} is not an AWS region{hint}. Regions botocore knows: "
+        f"mock_sqs: region {shown(region)!r} is not an AWS region{hint}. Regions botocore knows: "
         + ", ".join(names)
     )
 
