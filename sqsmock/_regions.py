@@ -21,9 +21,21 @@ REGION = re.compile(
 )
 
 
+#: Names already found good: every request names its region, nearly always the same few.
+_GOOD: set[str] = set()
+
+
 def is_region(value: object) -> bool:
     """Whether ``value`` is a region name of AWS's form (not whether AWS has that region)."""
-    return isinstance(value, str) and REGION.fullmatch(value) is not None
+    if not isinstance(value, str):
+        return False
+    if value in _GOOD:
+        return True
+    if REGION.fullmatch(value) is None:
+        return False
+    if len(_GOOD) < 64:
+        _GOOD.add(value)
+    return True
 
 
 def shown(value: object, limit: int = 64) -> str:

@@ -197,3 +197,14 @@ def test_front_ends_refuse_a_bad_region(region: str) -> None:
 def test_front_ends_take_aws_regions(region: str) -> None:
     assert sqsmock.serve(port=0, region=region).region == region
     assert sqsmock.mock_sqs(region=region).region == region
+
+
+def test_every_region_botocore_knows_is_of_aws_form() -> None:
+    from botocore.loaders import create_loader
+
+    from sqsmock._regions import is_region
+
+    partitions = create_loader().load_data("endpoints")["partitions"]
+    names = [name for partition in partitions for name in partition["regions"]]
+    assert len(names) > 30
+    assert [name for name in names if not is_region(name)] == []
