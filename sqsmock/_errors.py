@@ -417,6 +417,20 @@ ERRORS: dict[str, ErrorSpec] = {
         408,
         "The request body was not received within {seconds} seconds.",
     ),
+    # A region not of AWS's form: in the SigV4 credential scope (AWS checks the scope before
+    # anything else), or in a queue URL's path (AWS: a queue URL of another endpoint).
+    "CredentialScopeRegion": ErrorSpec(
+        "SignatureDoesNotMatch",
+        "SignatureDoesNotMatch",
+        403,
+        "Credential should be scoped to a valid region, not '{region}'. ",
+    ),
+    "InvalidAddress": ErrorSpec(
+        "InvalidAddress",
+        "InvalidAddress",
+        404,
+        "The address {address} is not valid for this endpoint.",
+    ),
     # An sqsmock fault, never bad input: the answer says so instead of dropping the connection.
     "InternalFailure": ErrorSpec(
         "InternalFailure",

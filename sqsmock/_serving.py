@@ -17,6 +17,7 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._declare import Declarations
@@ -57,6 +58,22 @@ def _check_port(port: Any) -> None:
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
 
 
+def _check_browsers(allow_hosts: Any, cors_origins: Any) -> tuple[list[str], list[str]]:
+    """``allow_hosts`` and ``cors_origins``, checked and normalised (a lone string is refused:
+    it would read as its letters)."""
+    from ._adapters._browsers import check_allow_host, check_cors_origin
+
+    lists = []
+    for option, value in (("allow_hosts", allow_hosts), ("cors_origins", cors_origins)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise ValueError(f"{option} must be a list of strings, not {value!r}")
+        lists.append(list(value))
+    return (
+        [check_allow_host(name) for name in lists[0]],
+        [check_cors_origin(origin) for origin in lists[1]],
+    )
+
+
 class SqsServer(Handle):
     """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
 
@@ -78,8 +95,11 @@ class SqsServer(Handle):
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
         config: Any = None,
+        allow_hosts: Iterable[str] = (),
+        cors_origins: Iterable[str] = (),
     ) -> None:
         _check_port(port)
+        self.allow_hosts, self.cors_origins = _check_browsers(allow_hosts, cors_origins)
         super().__init__(
             region=region,
             account_id=account_id,
@@ -116,7 +136,11 @@ class SqsServer(Handle):
 
             runtime = self._new_runtime()
             server = SqsHttpServer(
-                runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
+                runtime,
+                read_timeout=self._timeouts[0],
+                idle_timeout=self._timeouts[1],
+                allow_hosts=self.allow_hosts,
+                cors_origins=self.cors_origins,
             )
             ready = threading.Event()
             failure: list[BaseException] = []
@@ -212,7 +236,11 @@ def serve(**options: Any) -> SqsServer:
     client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``
     ``delivery`` and ``config`` (queues declared in a TOML or ElasticMQ file, or a dict), as for
     ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
-    request body may take, a connection may idle). The handle has ``calls``, ``faults``,
+    request body may take, a connection may idle); ``allow_hosts`` (names besides IP addresses
+    and ``localhost`` that clients may reach it by, such as ``["sqs"]`` in docker-compose;
+    ``".example.com"`` or ``"*.example.com"`` for subdomains, ``"*"`` for any) and
+    ``cors_origins`` (web pages that may call it, such as ``["http://localhost:3000"]``; ``"*"``
+    for any). The handle has ``calls``, ``faults``,
     ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s has.
     """
     return SqsServer(**options)
@@ -228,6 +256,13 @@ def add_serve_command(subparsers: Any) -> None:
         help="serve SQS over HTTP for the AWS CLI, any SDK or process",
         description="Serve SQS over HTTP (AWS JSON 1.0 and the query protocol on one port) "
         "until SIGTERM or SIGINT. Signatures are not verified.",
+        epilog="Web pages open in a browser can send requests to a local server too. sqsmock "
+        "answers only requests for an IP address, localhost or *.localhost, or a name given "
+        "with --allow-host (a page re-pointing its own name at the server, DNS rebinding, is "
+        "refused), and refuses requests from web pages (an Origin header, or Sec-Fetch-Site "
+        "cross-site) unless their origin is the server's own or given with --cors-origin. "
+        "Programs (SDKs, the AWS CLI, curl) are not affected. In a container: --host 0.0.0.0 "
+        "--allow-host <the name other containers use, e.g. sqs>.",
     )
     parser.add_argument(
         "--config",
@@ -274,6 +309,22 @@ def add_serve_command(subparsers: Any) -> None:
         help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
     )
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests for host NAME (repeatable; IP addresses, localhost and "
+        "*.localhost always pass; .example.com or *.example.com: subdomains; *: any name)",
+    )
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages of ORIGIN (such as http://localhost:3000) call the server, with "
+        "CORS (repeatable; *: any origin)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -293,6 +344,7 @@ def run_serve(args: argparse.Namespace) -> int:
         declarations = _settle_options(args)
         check_options(args.region, args.account_id, args.namespace)
         _check_port(args.port)
+        allow_hosts, cors_origins = _check_browsers(args.allow_host, args.cors_origin)
     except ValueError as error:  # ConfigError too
         print(error_line(error), file=sys.stderr)
         return 2
@@ -314,7 +366,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as error:  # e.g. not a Redis URL, a negative journal limit, a config
         print(error_line(error), file=sys.stderr)
         return 2
-    server = SqsHttpServer(runtime)
+    server = SqsHttpServer(runtime, allow_hosts=allow_hosts, cors_origins=cors_origins)
     return asyncio.run(_serve_until_signalled(server, args))
 
 
@@ -379,6 +431,12 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
         f"sqsmock: serving SQS on {endpoint} (region {args.region}, account {args.account_id})",
         flush=True,
     )
+    if server.host not in ("127.0.0.1", "::1", "localhost") and not args.allow_host:
+        print(
+            "sqsmock: clients reaching this server by a name other than an IP address or "
+            "localhost (such as http://sqs:9324 from another container) need --allow-host NAME",
+            flush=True,
+        )
     await stopping.wait()
     logging.getLogger("sqsmock.server").info("stopping: ending long polls, finishing calls")
     await server.close()

@@ -34,6 +34,7 @@ UNMODELED_SHAPES = frozenset(
         "RequestTimeout",
         "InternalFailure",
         "ServiceUnavailable",
+        "SignatureDoesNotMatch",
         # AWS's common errors, answered only by fault injection
         "InternalError",
         "ThrottlingException",

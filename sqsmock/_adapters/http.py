@@ -20,6 +20,12 @@ query-protocol error. Only a fault of sqsmock itself answers 500 (``InternalFail
 ``/_sqsmock/...`` is not SQS: it is the admin API (health, reset, the clock, queues, a peek at a
 queue's messages, Prometheus metrics, the call journal, fault injection), what users of other
 languages have instead of the Python handle.
+
+Web pages the user opens can reach a local server too: before anything runs, every request passes
+``_browsers.Guard`` (the ``Host`` allow-list, the ``Origin`` check, CORS). SQS runs only for GET
+and POST; admin requests that change state take POST or DELETE with a JSON content type, which
+no page can send without the server's consent. A region named by a request (its credential
+scope, a queue URL) must be of AWS's form (``_regions``) before it reaches the runtime.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import json
 import logging
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 from urllib.parse import parse_qsl
@@ -41,10 +48,20 @@ from aiohttp.web_request import BaseRequest
 
 from .._errors import SqsError
 from .._protocol import Result
-from .._protocol.http import HttpAnswer, HttpRequest, ServerUrls, error_answer, parse, render
+from .._protocol.http import (
+    HttpAnswer,
+    HttpRequest,
+    Parsed,
+    ServerUrls,
+    error_answer,
+    parse,
+    render,
+)
+from .._regions import is_region, shown
 from .._runtime import Runtime
 from .._service import ACTIONS
 from .._testing import admin
+from ._browsers import Guard
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
@@ -61,6 +78,10 @@ BODY_LIMIT = 4 * MESSAGE_LIMIT + 64 * 1024
 
 _ADMIN = "/_sqsmock/"
 _ADMIN_BODY_LIMIT = 64 * 1024
+#: The methods SQS answers (the query protocol's GET included, as AWS does).
+_SQS_METHODS = ("GET", "POST")
+#: The journal's and fault rules' routes, and the methods each takes.
+_FAILURE_METHODS = {"calls": ("GET", "DELETE"), "faults": ("GET", "POST", "DELETE")}
 _HOST = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 
 
@@ -87,8 +108,12 @@ class SqsHttpServer:
         idle_timeout: float = 75.0,
         shutdown_timeout: float = 30.0,
         body_limit: int = BODY_LIMIT,
+        allow_hosts: Iterable[str] = (),
+        cors_origins: Iterable[str] = (),
     ) -> None:
         self.runtime = runtime
+        #: Who may call: the ``Host`` allow-list and the web origins allowed (``_browsers``).
+        self.guard = Guard(allow_hosts, cors_origins)
         #: Seconds a request body may take to arrive.
         self.read_timeout = read_timeout
         #: Seconds a connection may sit idle, or send a request's head, before it is closed.
@@ -178,18 +203,47 @@ class SqsHttpServer:
     # -- requests ---------------------------------------------------------------------------
 
     async def handle(self, request: BaseRequest) -> web.StreamResponse:
+        headers = request.headers
+        refused = self.guard.refusal(headers)
+        if refused is not None:
+            return self._block(request, refused)
+        origin = headers.get("Origin")  # allowed, if any: the guard passed it
+        if (
+            origin is not None
+            and request.method == "OPTIONS"
+            and "Access-Control-Request-Method" in headers
+        ):
+            return web.Response(status=204, headers=self.guard.preflight_headers(origin, headers))
         if self._stopping:
-            return self._refuse(_request_of(request), SqsError("ServiceUnavailable"))
-        self._in_flight += 1
-        self._idle.clear()
-        try:
-            if request.path.startswith(_ADMIN):
-                return await self._admin(request)
-            return await self._sqs(request)
-        finally:
-            self._in_flight -= 1
-            if not self._in_flight:
-                self._idle.set()
+            response = self._refuse(_request_of(request), SqsError("ServiceUnavailable"))
+        else:
+            self._in_flight += 1
+            self._idle.clear()
+            try:
+                if request.path.startswith(_ADMIN):
+                    response = await self._admin(request)
+                else:
+                    response = await self._sqs(request)
+            finally:
+                self._in_flight -= 1
+                if not self._in_flight:
+                    self._idle.set()
+        if origin is not None:
+            response.headers.update(self.guard.cors_headers(origin))
+        return response
+
+    def _block(self, request: BaseRequest, reason: str) -> web.StreamResponse:
+        """403 for a request the guard refused: nothing ran, its body is not read."""
+        log.warning("refused %s %s: %s", request.method, shown(request.path), reason.strip())
+        response = web.Response(
+            status=403,
+            body=reason.encode("utf-8", "backslashreplace"),
+            content_type="text/plain",
+            charset="utf-8",
+            headers={"X-Content-Type-Options": "nosniff"},
+        )
+        response.force_close()
+        return response
 
     def urls(self, host: str | None) -> ServerUrls:
         """Queue URLs as the client sees the server: from the request's ``Host``."""
@@ -204,6 +258,16 @@ class SqsHttpServer:
 
     async def _sqs(self, request: BaseRequest) -> web.StreamResponse:
         headers = request.headers
+        if request.method not in _SQS_METHODS:
+            self.metrics.count("", "MethodNotAllowed")
+            response = web.Response(
+                status=405,
+                text=f"SQS takes GET and POST, not {request.method}.\n",
+                content_type="text/plain",
+                headers={"Allow": ", ".join(_SQS_METHODS)},
+            )
+            response.force_close()  # the body, if any, is not read
+            return response
         http = _request_of(request)
         try:
             length = request.content_length
@@ -227,6 +291,7 @@ class SqsHttpServer:
                 account=runtime.account,
                 urls=self.urls(headers.get("Host")),
             )
+            _check_regions(parsed)
             result = await runtime.call_async(parsed.operation, parsed.params, parsed.caller)
             failed = result.error
             outcome = "ok" if failed is None else failed.shape
@@ -285,13 +350,16 @@ class SqsHttpServer:
         try:
             if runtime.backend_or_none is None:
                 return _json({"error": "sqsmock is stopping"}, 503)
-            if route.split("/")[0] in ("calls", "faults"):
-                return await self._failure(request)
+            if route.split("/")[0] in _FAILURE_METHODS:
+                return await self._failure(request, route)
             handler, wanted = self._admin_route(route)
             if handler is None:
                 return _json({"error": f"no admin endpoint /_sqsmock/{route}"}, 404)
             if method != wanted and not (wanted == "GET" and method == "HEAD"):
-                return _json({"error": f"use {wanted} for /_sqsmock/{route}"}, 405)
+                allow = "GET, HEAD" if wanted == "GET" else wanted
+                return _json({"error": f"use {wanted} for /_sqsmock/{route}"}, 405, Allow=allow)
+            if wanted != "GET":
+                _require_json(request, route)
             response: web.StreamResponse = await handler(request, route)
             return response
         except _AdminError as error:
@@ -320,9 +388,21 @@ class SqsHttpServer:
             return self._messages, "GET"
         return None, ""
 
-    async def _failure(self, request: BaseRequest) -> web.StreamResponse:
+    async def _failure(self, request: BaseRequest, route: str) -> web.StreamResponse:
         """``/_sqsmock/calls`` (the call journal) and ``/_sqsmock/faults`` (fault injection):
         answered by ``_testing.admin``, the same for every front end."""
+        parts = route.split("/")
+        if len(parts) == 1:
+            methods = _FAILURE_METHODS[parts[0]]
+        elif parts[0] == "faults" and len(parts) == 2 and parts[1]:
+            methods = ("DELETE",)  # one rule
+        else:
+            raise _AdminError(404, f"no admin endpoint /_sqsmock/{route}")
+        if request.method not in methods:
+            allow = ", ".join(methods)
+            return _json({"error": f"use {allow} for /_sqsmock/{route}"}, 405, Allow=allow)
+        if request.method != "GET":
+            _require_json(request, route)
         body = b""
         if request.method == "POST":
             body = await self._admin_raw(
@@ -428,6 +508,13 @@ class SqsHttpServer:
             if not found:
                 raise _AdminError(400, "name the queue: ?queue=<queue URL or name>")
             queue, region = found, request.query.get("region")
+        for named in (region, self.urls(None).split(queue)[0]):
+            if named is not None and not is_region(named):
+                raise _AdminError(
+                    400,
+                    f"region {shown(named)!r} is not an AWS region: regions are named like "
+                    "'us-east-1' or 'eu-west-2'",
+                )
         try:
             views = await self.runtime.run_engine(lambda: runtime.peek(queue, region))
         except LookupError:
@@ -490,10 +577,38 @@ def _labels(**labels: str) -> str:
     return ",".join(f'{name}="{escape(value)}"' for name, value in labels.items())
 
 
-def _json(value: Any, status: int = 200) -> web.Response:
+def _json(value: Any, status: int = 200, **headers: str) -> web.Response:
     return web.Response(
-        status=status, body=json.dumps(value).encode("utf-8"), content_type="application/json"
+        status=status,
+        body=json.dumps(value).encode("utf-8"),
+        content_type="application/json",
+        headers=headers or None,
     )
+
+
+def _require_json(request: BaseRequest, route: str) -> None:
+    """Admin requests that change state are JSON: a web page cannot send that content type
+    cross-origin without a CORS preflight, which only allowed origins pass."""
+    if request.content_type != "application/json":
+        sent = request.headers.get("Content-Type", "none")
+        raise _AdminError(
+            415,
+            f"send Content-Type: application/json to {request.method} /_sqsmock/{route} "
+            f"(not {shown(sent)}); the body may be empty",
+        )
+
+
+def _check_regions(parsed: Parsed) -> None:
+    """Refuse a call naming a region not of AWS's form, before it reaches the runtime: in its
+    credential scope (AWS: 403 SignatureDoesNotMatch) or in its queue URL (404 InvalidAddress)."""
+    region = parsed.caller.region
+    if not is_region(region):
+        raise SqsError("CredentialScopeRegion", region=shown(region))
+    url = parsed.params.get("QueueUrl")
+    if isinstance(url, str):
+        named = parsed.caller.urls.split(url)[0]
+        if named is not None and not is_region(named):
+            raise SqsError("InvalidAddress", address=shown(url, 256))
 
 
 async def _continue(request: BaseRequest) -> None:
