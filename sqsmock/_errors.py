@@ -462,13 +462,6 @@ ERRORS: dict[str, ErrorSpec] = {
     "DeveloperEndpointReceiveOnly": ErrorSpec(
         "InvalidRequest", "InvalidRequest", 400, "This endpoint only accepts ReceiveMessage calls"
     ),
-    # A queue URL the developer endpoint cannot read (LocalStack's words and status).
-    "InvalidAddress": ErrorSpec(
-        "InvalidAddress",
-        "InvalidAddress",
-        404,
-        "The address https://queue.amazonaws.com/ is not valid for this endpoint.",
-    ),
     # A request signed for another service (S3, SNS, ...) reached the SQS server.
     "NotSqs": ErrorSpec(
         "UnsupportedOperation",

@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._declare import Declarations
@@ -31,6 +33,7 @@ from ._testing.journal import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
+    from ._adapters.http_localstack import LocalStackMode
 
 __all__ = ["DEFAULT_PORT", "SqsServer", "add_serve_command", "run_serve", "serve"]
 
@@ -85,7 +88,7 @@ class SqsServer(Handle):
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         region: str = DEFAULT_REGION,
-        account_id: str = DEFAULT_ACCOUNT,
+        account_id: str | None = None,
         clock: str | Clock | None = "wall",
         persistence: Any = None,
         namespace: str | None = None,
@@ -97,9 +100,20 @@ class SqsServer(Handle):
         config: Any = None,
         allow_hosts: Iterable[str] = (),
         cors_origins: Iterable[str] = (),
+        public_url: str | None = None,
+        localstack: bool = False,
+        endpoint_strategy: str | None = None,
+        init_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         _check_port(port)
+        self.public_url, self.localstack = _localstack_options(
+            public_url, localstack, endpoint_strategy, init_dir
+        )
+        if self.localstack is not None:
+            allow_hosts = (*allow_hosts, *LOCALSTACK_HOSTS)
         self.allow_hosts, self.cors_origins = _check_browsers(allow_hosts, cors_origins)
+        if account_id is None:
+            account_id = LOCALSTACK_ACCOUNT if localstack else DEFAULT_ACCOUNT
         super().__init__(
             region=region,
             account_id=account_id,
@@ -141,6 +155,8 @@ class SqsServer(Handle):
                 idle_timeout=self._timeouts[1],
                 allow_hosts=self.allow_hosts,
                 cors_origins=self.cors_origins,
+                public_url=self.public_url,
+                localstack=self.localstack,
             )
             ready = threading.Event()
             failure: list[BaseException] = []
@@ -191,6 +207,7 @@ class SqsServer(Handle):
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         ready.set()
+        server.run_init_scripts()
         await self._stopping.wait()
         await server.close()
 
@@ -225,6 +242,55 @@ class SqsServer(Handle):
     def __repr__(self) -> str:
         where = self.endpoint_url if self.active else "stopped"
         return f"<SqsServer {self.region}/{self.account_id} {where}>"
+
+
+#: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
+LOCALSTACK_ACCOUNT = "000000000000"
+LOCALSTACK_PORT = 4566
+LOCALSTACK_HOSTS = (".localhost.localstack.cloud",)
+
+
+def _localstack_options(
+    public_url: str | None,
+    localstack: bool,
+    strategy: str | None,
+    init_dir: str | os.PathLike[str] | None,
+    environ: Mapping[str, str] = os.environ,
+) -> tuple[str | None, LocalStackMode | None]:
+    """The public URL and LocalStack mode these options ask for (ValueError if malformed).
+
+    In LocalStack mode ``SQS_ENDPOINT_STRATEGY`` and ``LOCALSTACK_HOST`` are read from the
+    environment when not given, and the init scripts come from LocalStack's
+    ``/etc/localstack/init/ready.d`` when it exists."""
+    from ._adapters.http_localstack import DEFAULT_INIT_DIR, LocalStackMode
+    from ._protocol.urls import STRATEGIES, check_public_url
+
+    if public_url is not None:
+        public_url = check_public_url(public_url)
+    if not localstack:
+        if strategy is not None or init_dir is not None:
+            raise ValueError("endpoint_strategy and init_dir are LocalStack mode's options")
+        return public_url, None
+    strategy = strategy or environ.get("SQS_ENDPOINT_STRATEGY") or "standard"
+    if strategy == "off":  # LocalStack's name for its plain form
+        strategy = "dynamic"
+    if strategy not in STRATEGIES:
+        raise ValueError(
+            f"SQS endpoint strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}"
+        )
+    host = None
+    if public_url is not None:
+        host = public_url.split("://", 1)[1]
+    elif environ.get("LOCALSTACK_HOST"):
+        public_url = check_public_url("http://" + environ["LOCALSTACK_HOST"].strip())
+        host = public_url.split("://", 1)[1]
+    if init_dir is None and os.path.isdir(DEFAULT_INIT_DIR):
+        init_dir = DEFAULT_INIT_DIR
+    if init_dir is not None and not os.path.isdir(init_dir):
+        raise ValueError(f"init directory {os.fspath(init_dir)!r} does not exist")
+    return public_url, LocalStackMode(
+        strategy=strategy, host=host, init_dir=None if init_dir is None else Path(init_dir)
+    )
 
 
 def serve(**options: Any) -> SqsServer:
@@ -325,6 +391,35 @@ def add_serve_command(subparsers: Any) -> None:
         "CORS (repeatable; *: any origin)",
     )
     parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=None,
+        help="scheme, host and port of every queue URL given out, such as "
+        "http://localhost:9324 behind a port mapping or proxy (default: the Host each "
+        "request used)",
+    )
+    parser.add_argument(
+        "--localstack",
+        action="store_true",
+        help="LocalStack's defaults and surface: port 4566, account 000000000000, "
+        "*.localhost.localstack.cloud host names, its queue URL forms, /_localstack/health "
+        "and init, ready.d init scripts, 'Ready.' once serving",
+    )
+    parser.add_argument(
+        "--sqs-endpoint-strategy",
+        choices=("standard", "domain", "path", "dynamic"),
+        default=None,
+        help="with --localstack: LocalStack's queue URL form (default: $SQS_ENDPOINT_STRATEGY, "
+        "else standard)",
+    )
+    parser.add_argument(
+        "--init-dir",
+        metavar="DIR",
+        default=None,
+        help="with --localstack: run DIR's *.sh and *.py in name order once serving (default "
+        "/etc/localstack/init/ready.d when it exists)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -341,6 +436,13 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
+        public_url, localstack = _localstack_options(
+            args.public_url, args.localstack, args.sqs_endpoint_strategy, args.init_dir
+        )
+        if localstack is not None:
+            args.port = LOCALSTACK_PORT if args.port is None else args.port
+            args.account_id = args.account_id or LOCALSTACK_ACCOUNT
+            args.allow_host = [*(args.allow_host or ()), *LOCALSTACK_HOSTS]
         declarations = _settle_options(args)
         check_options(args.region, args.account_id, args.namespace)
         _check_port(args.port)
@@ -366,7 +468,13 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as error:  # e.g. not a Redis URL, a negative journal limit, a config
         print(error_line(error), file=sys.stderr)
         return 2
-    server = SqsHttpServer(runtime, allow_hosts=allow_hosts, cors_origins=cors_origins)
+    server = SqsHttpServer(
+        runtime,
+        allow_hosts=allow_hosts,
+        cors_origins=cors_origins,
+        public_url=public_url,
+        localstack=localstack,
+    )
     return asyncio.run(_serve_until_signalled(server, args))
 
 
@@ -437,6 +545,9 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
             "localhost (such as http://sqs:9324 from another container) need --allow-host NAME",
             flush=True,
         )
+    if server.localstack is not None:
+        print("Ready.", flush=True)  # what LocalStack's Testcontainers modules wait for
+        server.run_init_scripts()
     await stopping.wait()
     logging.getLogger("sqsmock.server").info("stopping: ending long polls, finishing calls")
     await server.close()

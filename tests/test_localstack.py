@@ -98,7 +98,10 @@ def test_as_a_clients_endpoint_url_for_receive_message(server, protocol, tmp_pat
     url = sqs.create_queue(QueueName="q.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
     for n, group in ((1, "1"), (2, "1"), (3, "2")):
         sqs.send_message(
-            QueueUrl=url, MessageBody=f"message-{n}", MessageGroupId=group, MessageDeduplicationId=str(n)
+            QueueUrl=url,
+            MessageBody=f"message-{n}",
+            MessageGroupId=group,
+            MessageDeduplicationId=str(n),
         )
     endpoint = f"{server.endpoint_url}/_aws/sqs/messages"
     developer = query_client(endpoint, tmp_path) if protocol == "query" else client(endpoint)
@@ -110,7 +113,9 @@ def test_as_a_clients_endpoint_url_for_receive_message(server, protocol, tmp_pat
     with pytest.raises(ClientError) as exc:
         developer.send_message(QueueUrl=url, MessageBody="x", MessageGroupId="g")
     assert exc.value.response["Error"]["Code"] == "InvalidRequest"
-    assert exc.value.response["Error"]["Message"] == "This endpoint only accepts ReceiveMessage calls"
+    assert (
+        exc.value.response["Error"]["Message"] == "This endpoint only accepts ReceiveMessage calls"
+    )
     assert len(server.peek(url)) == 3
 
 
@@ -257,8 +262,8 @@ def test_localstack_mode_defaults_health_and_host_names():
                 srv.endpoint_url,
                 "POST",
                 "/",
-                {"Host": f"{host}:{srv.port}", "Content-Type": "application/x-www-form-urlencoded"},
                 b"Action=ListQueues",
+                {"Host": f"{host}:{srv.port}", "Content-Type": "application/x-www-form-urlencoded"},
             )
             assert answer.status == 200, answer.body
 
@@ -321,7 +326,11 @@ def test_init_scripts_run_once_serving_and_report_their_state(tmp_path):
     )
     (init / "03-fails.sh").write_text("echo about to fail\nexit 3\n")
     log = tmp_path / "stderr"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
     with open(log, "wb") as stderr:
         process = subprocess.Popen(
             [sys.executable, "-m", "sqsmock", "serve", "--localstack", "--port", "0",

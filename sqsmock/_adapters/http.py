@@ -47,7 +47,7 @@ from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_request import BaseRequest
 
 from .._errors import SqsError
-from .._protocol import Result
+from .._protocol import Result, developer
 from .._protocol.http import (
     HttpAnswer,
     HttpRequest,
@@ -57,11 +57,14 @@ from .._protocol.http import (
     parse,
     render,
 )
+from .._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
 from .._regions import is_region, shown
 from .._runtime import Runtime
-from .._service import ACTIONS
+from .._service import ACTIONS, QueueUrls
 from .._testing import admin
+from .._version import __version__
 from ._browsers import Guard
+from .http_localstack import LocalStackMode, health_document
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
@@ -77,6 +80,7 @@ MESSAGE_LIMIT = 1024 * 1024
 BODY_LIMIT = 4 * MESSAGE_LIMIT + 64 * 1024
 
 _ADMIN = "/_sqsmock/"
+_LOCALSTACK = "/_localstack/"
 _ADMIN_BODY_LIMIT = 64 * 1024
 #: The methods SQS answers (the query protocol's GET included, as AWS does).
 _SQS_METHODS = ("GET", "POST")
@@ -110,8 +114,14 @@ class SqsHttpServer:
         body_limit: int = BODY_LIMIT,
         allow_hosts: Iterable[str] = (),
         cors_origins: Iterable[str] = (),
+        public_url: str | None = None,
+        localstack: LocalStackMode | None = None,
     ) -> None:
         self.runtime = runtime
+        #: The scheme, host and port of every queue URL given out (``--public-url``), if fixed.
+        self.public_url = public_url
+        #: LocalStack's surface (``--localstack``): URL strategy, health, init scripts.
+        self.localstack = localstack
         #: Who may call: the ``Host`` allow-list and the web origins allowed (``_browsers``).
         self.guard = Guard(allow_hosts, cors_origins)
         #: Seconds a request body may take to arrive.
@@ -124,7 +134,7 @@ class SqsHttpServer:
         self.metrics = Metrics()
         self.host = ""
         self.port = 0
-        self._urls: dict[str, ServerUrls] = {}
+        self._urls: dict[str, QueueUrls] = {}
         self._web: _WebServer | None = None
         self._listener: asyncio.AbstractServer | None = None
         self._stopping = False
@@ -157,6 +167,13 @@ class SqsHttpServer:
             )
         self._listener = listener
         self.host, self.port = host, int(listener.sockets[0].getsockname()[1])
+
+    def run_init_scripts(self) -> None:
+        """LocalStack mode: run the ready-stage init scripts, now that the server answers."""
+        mode = self.localstack
+        if mode is not None:
+            runtime = self.runtime
+            mode.scripts.start(mode.script_environment(self.port, runtime.region))
 
     async def close(self) -> None:
         """Stop listening, end long polls (they answer empty), finish the calls under way, and
@@ -220,8 +237,13 @@ class SqsHttpServer:
             self._in_flight += 1
             self._idle.clear()
             try:
-                if request.path.startswith(_ADMIN):
+                path = request.path
+                if path.startswith(_ADMIN):
                     response = await self._admin(request)
+                elif path.startswith(developer.PATH):
+                    response = await self._developer(request)
+                elif path.startswith(_LOCALSTACK) and self.localstack is not None:
+                    response = await self._localstack(request)
                 else:
                     response = await self._sqs(request)
             finally:
@@ -245,16 +267,85 @@ class SqsHttpServer:
         response.force_close()
         return response
 
-    def urls(self, host: str | None) -> ServerUrls:
-        """Queue URLs as the client sees the server: from the request's ``Host``."""
+    def urls(self, host: str | None) -> QueueUrls:
+        """Queue URLs as the client sees the server: from the request's ``Host``, unless a
+        public URL is fixed; in LocalStack's forms in LocalStack mode."""
         if not host or not _HOST.fullmatch(host):
             host = f"{self.host}:{self.port}"
         urls = self._urls.get(host)
         if urls is None:
             if len(self._urls) > 256:
                 self._urls.clear()
-            urls = self._urls[host] = ServerUrls(f"http://{host}")
+            urls = self._urls[host] = self._make_urls(host)
         return urls
+
+    def _make_urls(self, host: str) -> QueueUrls:
+        public, mode = self.public_url, self.localstack
+        if mode is None:
+            return ServerUrls(public or f"http://{host}")
+        scheme, request_host = "http", host
+        if public is not None:
+            scheme, request_host = public.split("://", 1)
+        return LocalStackUrls(
+            mode.strategy, scheme, mode.host or f"{LOCALSTACK_DOMAIN}:{self.port}", request_host
+        )
+
+    # -- LocalStack's surface ---------------------------------------------------------------
+
+    async def _developer(self, request: BaseRequest) -> web.StreamResponse:
+        """``/_aws/sqs/messages``: LocalStack's SQS developer endpoint, in every mode."""
+        http = _request_of(request)
+        json_wanted = "application/json" in request.headers.get("Accept", "")
+        try:
+            if request.method not in ("GET", "POST", "DELETE"):
+                return _json({"error": "use GET, POST or DELETE"}, 405, Allow="GET, POST, DELETE")
+            body = await self._read(request, http)
+            if isinstance(body, web.StreamResponse):
+                return body
+            http.body = body
+            http.query = list(request.rel_url.query.items())
+            runtime = self.runtime
+            call = developer.parse_developer(
+                http,
+                region=runtime.region,
+                account=runtime.account,
+                urls=self.urls(request.headers.get("Host")),
+            )
+            if call.caller.region != runtime.region and not is_region(call.caller.region):
+                raise SqsError("CredentialScopeRegion", region=shown(call.caller.region))
+            backend = runtime.backend
+            result = await runtime.run_engine(lambda: developer.answer(backend, call))
+            protocol = call.protocol
+        except SqsError as error:
+            result = Result.of_error("ReceiveMessage", error)
+            protocol = "json" if "x-amz-target" in request.headers else "query"
+        if protocol == "json":
+            return _response(render("json", result))
+        answer = render("query", result)
+        if json_wanted:
+            return web.Response(
+                status=answer.status,
+                body=developer.as_json_document(answer.body),
+                content_type="application/json",
+            )
+        return _response(answer)
+
+    async def _localstack(self, request: BaseRequest) -> web.StreamResponse:
+        """``/_localstack/health``, ``/_localstack/init`` and ``/_localstack/init/<stage>``."""
+        mode = self.localstack
+        assert mode is not None
+        route = request.path[len(_LOCALSTACK) :].strip("/")
+        if request.method not in ("GET", "HEAD"):
+            return _json({"error": f"use GET for /_localstack/{route}"}, 405, Allow="GET, HEAD")
+        if route == "health":
+            return _json(health_document(f"{__version__} (sqsmock)"))
+        if route == "init":
+            return _json(mode.scripts.document())
+        if route.startswith("init/"):
+            found = mode.scripts.stage_document(route[len("init/") :])
+            if found is not None:
+                return _json(found)
+        return _json({"error": f"no such endpoint /_localstack/{route}"}, 404)
 
     async def _sqs(self, request: BaseRequest) -> web.StreamResponse:
         headers = request.headers
@@ -415,8 +506,6 @@ class SqsHttpServer:
         return web.Response(status=204) if payload is None else _json(payload, status)
 
     async def _health(self, request: BaseRequest, route: str) -> web.StreamResponse:
-        from .._version import __version__
-
         runtime = self.runtime
         return _json(
             {
@@ -475,7 +564,7 @@ class SqsHttpServer:
         except ValueError:
             raise _AdminError(400, not_json) from None
 
-    def _queue_state(self, queue: Any, urls: ServerUrls) -> dict[str, Any]:
+    def _queue_state(self, queue: Any, urls: QueueUrls) -> dict[str, Any]:
         visible, inflight, delayed = queue.counts()
         return {
             "region": queue.region,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_INIT_DIR", "STAGES", "InitScripts", "health_document"]
+__all__ = ["DEFAULT_INIT_DIR", "STAGES", "InitScripts", "LocalStackMode", "health_document"]
 
 log = logging.getLogger("sqsmock.init")
 
@@ -137,3 +137,34 @@ class InitScripts:
                 "completed": completed[name],
                 "scripts": self._listed() if name == "READY" else [],
             }
+
+
+@dataclass
+class LocalStackMode:
+    """What ``--localstack`` turns on: LocalStack's queue URL form, its health and init
+    endpoints, and the ready-stage scripts of ``init_dir``."""
+
+    #: ``SQS_ENDPOINT_STRATEGY``: standard, domain, path or dynamic.
+    strategy: str = "standard"
+    #: ``LOCALSTACK_HOST`` (``host:port``) for the standard and domain URL forms; None:
+    #: ``localhost.localstack.cloud:<the server's port>``.
+    host: str | None = None
+    init_dir: Path | None = None
+    scripts: InitScripts = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.scripts = InitScripts(self.init_dir)
+
+    def script_environment(self, port: int, region: str) -> dict[str, str]:
+        """What an init script needs to reach this server with aws, awslocal or boto3."""
+        endpoint = f"http://localhost:{port}"
+        return {
+            "AWS_ENDPOINT_URL": endpoint,
+            "AWS_ENDPOINT_URL_SQS": endpoint,
+            "LOCALSTACK_HOST": f"localhost:{port}",
+            "EDGE_PORT": str(port),
+            "AWS_DEFAULT_REGION": region,
+            "AWS_REGION": region,
+            "AWS_ACCESS_KEY_ID": "test",
+            "AWS_SECRET_ACCESS_KEY": "test",
+        }

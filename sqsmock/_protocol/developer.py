@@ -36,6 +36,8 @@ __all__ = ["PATH", "DeveloperCall", "answer", "parse_developer"]
 #: Where the endpoint lives; ``PATH/<region>/<account>/<name>`` names a queue in the path.
 PATH = "/_aws/sqs/messages"
 _TRUE = ("true", "1")
+#: The address LocalStack's endpoint names when it cannot read a queue URL (its own words).
+_LOCALSTACK_ADDRESS = "https://queue.amazonaws.com/"
 
 
 class DeveloperCall:
@@ -75,8 +77,10 @@ def _values(request: HttpRequest) -> dict[str, str]:
 def _from_client(request: HttpRequest) -> bool:
     """Sent by an AWS SDK (JSON 1.0 or the query protocol's form), not by hand."""
     content_type = request.headers.get("content-type", "")
-    return "x-amz-" in content_type or "x-amz-target" in request.headers or (
-        "x-www-form-urlencoded" in content_type and "Action=" in request.body.decode("latin-1")
+    return (
+        "x-amz-" in content_type
+        or "x-amz-target" in request.headers
+        or ("x-www-form-urlencoded" in content_type and "Action=" in request.body.decode("latin-1"))
     )
 
 
@@ -87,7 +91,7 @@ def queue_path(url: str) -> str:
     parts = urlsplit(url if "://" in url else f"http://host/{url.lstrip('/')}")
     path = [p for p in parts.path.split("/") if p]
     if len(path) not in (2, 4) or (len(path) == 4 and path[0] != "queue"):
-        raise SqsError("InvalidAddress")
+        raise SqsError("InvalidAddress", address=_LOCALSTACK_ADDRESS)
     if len(path) == 4:
         return "/" + "/".join(path)
     account, name = path
@@ -112,9 +116,7 @@ def _caller(request: HttpRequest, region: str, account: str, urls: Any) -> Calle
     return Caller(scope_region or region, account, request.headers, urls)
 
 
-def parse_developer(
-    request: HttpRequest, *, region: str, account: str, urls: Any
-) -> DeveloperCall:
+def parse_developer(request: HttpRequest, *, region: str, account: str, urls: Any) -> DeveloperCall:
     """The developer-endpoint call a request makes, or the SqsError to answer it with."""
     values = _values(request)
     rest = request.path[len(PATH) :].strip("/")
@@ -122,7 +124,7 @@ def parse_developer(
     if rest:  # the queue in the path
         parts = rest.split("/")
         if len(parts) != 3:
-            raise SqsError("InvalidAddress")
+            raise SqsError("InvalidAddress", address=_LOCALSTACK_ADDRESS)
         url = "/queue/" + "/".join(parts)
         caller = _caller(request, region, account, urls)
     elif from_client:  # a client whose endpoint_url is this endpoint
@@ -155,6 +157,7 @@ def as_json_document(xml: bytes) -> bytes:
     """An XML answer as the JSON LocalStack's endpoint gives for ``Accept: application/json``:
     each element a member named by its tag (namespace dropped), repeated elements a list, a
     single one an object, text as strings."""
+
     def convert(element: ET.Element) -> Any:
         children = list(element)
         if not children:

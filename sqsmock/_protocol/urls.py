@@ -67,8 +67,7 @@ def check_public_url(url: str) -> str:
         or parts.username
     ):
         raise ValueError(
-            f"public URL must look like http://host:port (scheme, host, optional port), not "
-            f"{url!r}"
+            f"public URL must look like http://host:port (scheme, host, optional port), not {url!r}"
         )
     try:
         parts.port  # noqa: B018 - validates the port
