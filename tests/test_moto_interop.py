@@ -9,6 +9,7 @@ starts, after it stops, and for a queue only moto has -- keeps its own behaviour
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import io
 import json
@@ -23,6 +24,7 @@ from typing import Any
 
 import boto3
 import moto.awslambda.models
+import moto.events.models
 import moto.sns.models
 import pytest
 from botocore.exceptions import ClientError
@@ -67,7 +69,7 @@ def receive(url: str, count: int = 10) -> list[dict[str, Any]]:
         QueueUrl=url,
         MaxNumberOfMessages=count,
         MessageAttributeNames=["All"],
-        MessageSystemAttributeNames=["All"],
+        AttributeNames=["All"],
     )
     return list(answer.get("Messages", []))
 
@@ -297,6 +299,10 @@ def test_eventbridge_rule_target(both: Any) -> None:
     assert moto_queues() == {}
 
 
+@pytest.mark.skipif(
+    not hasattr(moto.events.models, "EventTemplateParser"),
+    reason="this moto delivers the event without applying the input transformer",
+)
 def test_eventbridge_input_transformer(both: Any) -> None:
     url, arn = make_queue("orders")
     put_rule(
@@ -508,3 +514,79 @@ def test_moto_imported_after_sqsmock_started() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "late import"
+
+
+# -- the oldest moto of the supported range -----------------------------------------------------
+
+#: The oldest moto the ``moto`` extra allows; this environment has the newest pinned (CI's).
+OLDEST_MOTO = "5.0.0"
+OLD_ENV = ROOT / ".cache" / f"moto-{OLDEST_MOTO}"
+
+
+def _old_moto_python() -> Path:
+    """An environment under ``.cache/`` with the oldest supported moto and this checkout's
+    sqsmock (editable), built once and rebuilt when sqsmock's dependencies change."""
+    python = OLD_ENV / "bin" / "python"
+    # with the oldest botocore sqsmock supports too: moto 5.0.0's Lambda routes predate the
+    # paths later botocore releases send CreateEventSourceMapping to
+    requirements = [
+        f"moto[s3,sns,events,awslambda,iam]=={OLDEST_MOTO}",
+        "boto3==1.34.90",
+        "botocore==1.34.90",
+        "pytest>=7.4",
+    ]
+    wanted = hashlib.sha256(
+        "\n".join([sys.version, *requirements, (ROOT / "pyproject.toml").read_text()]).encode()
+    ).hexdigest()
+    stamp = OLD_ENV / "sqsmock-fingerprint"
+    OLD_ENV.parent.mkdir(exist_ok=True)
+    with open(OLD_ENV.parent / f"moto-{OLDEST_MOTO}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.is_file() and stamp.read_text() == wanted and python.is_file():
+            return python
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(OLD_ENV)], check=True)
+        done = subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "-e", str(ROOT), *requirements],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"building {OLD_ENV} failed:\n{done.stdout}\n{done.stderr}")
+        stamp.write_text(wanted)
+    return python
+
+
+@pytest.mark.slow
+def test_this_module_passes_with_the_oldest_supported_moto() -> None:
+    python = _old_moto_python()
+    version = subprocess.run(
+        [str(python), "-c", "from importlib.metadata import version; print(version('moto'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert version == OLDEST_MOTO
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "PYTEST_"))}
+    done = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rA",
+            "-m",
+            "not slow",
+            __file__,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED")]
+    assert len(passed) >= 25, done.stdout

@@ -140,7 +140,7 @@ def _send_message(
         "MessageBody": message_body,
     }
     if message_attributes:
-        params["MessageAttributes"] = message_attributes
+        params["MessageAttributes"] = _wire_attributes(message_attributes)
     if delay_seconds is not None:
         params["DelaySeconds"] = int(delay_seconds)
     if group_id is not None:
@@ -154,6 +154,27 @@ def _send_message(
     if error is not None:
         raise _moto_error(error.code, error.message)
     return result.payload
+
+
+#: moto before 5.1 spells message attribute fields in snake case.
+_FIELDS = {
+    "data_type": "DataType",
+    "string_value": "StringValue",
+    "binary_value": "BinaryValue",
+    "string_list_values": "StringListValues",
+    "binary_list_values": "BinaryListValues",
+}
+
+
+def _wire_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+    """Message attributes as moto's services hand them to its backend, in SQS's wire form
+    (binary values stay base64 text, as SNS keeps them)."""
+    return {
+        name: {_FIELDS.get(field, field): v for field, v in value.items()}
+        if isinstance(value, dict)
+        else value
+        for name, value in attributes.items()
+    }
 
 
 def _get_queue(self: Any, queue_name: str) -> Any:
