@@ -230,6 +230,50 @@ def test_sns_delivery_refused_by_sqsmock_fails_the_publish_as_in_moto(both: Any)
     assert receive(url) == []
 
 
+def test_sns_fifo_topic_to_a_standard_queue_keeps_the_deduplication_id_out(both: Any) -> None:
+    # SQS refuses MessageDeduplicationId on a standard queue: SNS passes it to FIFO queues only
+    url, arn = make_queue("orders")
+    topic = client("sns").create_topic(Name="events.fifo", Attributes={"FifoTopic": "true"})
+    subscribe(topic["TopicArn"], arn, raw=True)
+
+    client("sns").publish(
+        TopicArn=topic["TopicArn"], Message="m", MessageGroupId="g", MessageDeduplicationId="d"
+    )
+
+    [message] = receive(url)
+    assert message["Body"] == "m"
+    assert "MessageDeduplicationId" not in message["Attributes"]
+    assert "SequenceNumber" not in message["Attributes"]
+
+
+def test_sqsmock_fault_rules_apply_to_deliveries(both: Any) -> None:
+    url, arn = make_queue("orders")
+    topic = client("sns").create_topic(Name="events")["TopicArn"]
+    subscribe(topic, arn, raw=True)
+    both.faults.add("SendMessage", error="RequestThrottled", times=1)
+
+    with pytest.raises(ClientError) as caught:
+        client("sns").publish(TopicArn=topic, Message="first")
+    client("sns").publish(TopicArn=topic, Message="second")
+
+    assert caught.value.response["Error"]["Code"] == "RequestThrottled"
+    assert [m["Body"] for m in receive(url)] == ["second"]
+
+
+def test_moto_delivers_in_its_own_account_whatever_the_arn_names() -> None:
+    # moto's SNS looks the queue up in the subscription's account: a sqsmock of another account
+    # does not have it there, and moto, holding no such queue either, refuses as it does alone
+    with mock_aws(), mock_sqs(account_id="111111111111") as handle:
+        url, arn = make_queue("orders")
+        assert ":111111111111:" in arn
+        topic = client("sns").create_topic(Name="events")["TopicArn"]
+        subscribe(topic, arn, raw=True)
+        with pytest.raises(ClientError) as caught:
+            client("sns").publish(TopicArn=topic, Message="m")
+        assert caught.value.response["Error"]["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
+        assert handle.peek(url) == []
+
+
 # -- S3 -----------------------------------------------------------------------------------------
 
 
