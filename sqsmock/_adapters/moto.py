@@ -31,7 +31,7 @@ moto built; only where it is stored changes.
 
 sqsmock never imports moto: the methods are wrapped when a mock starts if moto's modules are
 imported already, or the moment they are imported while a mock is active (moto imports its
-backends lazily). Tested with moto 5.0 to 5.2.
+backends lazily). Tested with moto 5.0.0 and 5.2.1.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def _send_message(
     return result.payload
 
 
-#: moto before 5.1 spells message attribute fields in snake case.
+#: moto 5.0 spells message attribute fields in snake case; later releases as SQS does.
 _FIELDS = {
     "data_type": "DataType",
     "string_value": "StringValue",
@@ -262,7 +262,7 @@ def _subscribed_queue(subscription: Any) -> tuple[Runtime, Queue] | None:
 
 
 def _flag(value: Any) -> bool:
-    """A topic flag: a bool from moto 5.1 on, "true"/"false" before."""
+    """A topic flag: a bool in recent moto, "true"/"false" in moto 5.0."""
     return value is True or value == "true"
 
 
