@@ -81,6 +81,15 @@ ERRORS: dict[str, ErrorSpec] = {
     "QueueDoesNotExist": ErrorSpec(
         "QueueDoesNotExist", _Q + "NonExistentQueue", 400, "The specified queue does not exist."
     ),
+    # The same answer, when a queue of that name exists in another region or account of the
+    # mock: AWS's words, then a hint (a wrong client region is the commonest cause).
+    "QueueDoesNotExistElsewhere": ErrorSpec(
+        "QueueDoesNotExist",
+        _Q + "NonExistentQueue",
+        400,
+        "The specified queue does not exist. (sqsmock: a queue named {name} exists in {where}; "
+        "check the client's region and the queue URL's account.)",
+    ),
     "QueueNameExists": ErrorSpec(
         "QueueNameExists",
         "QueueAlreadyExists",
@@ -476,6 +485,9 @@ ERRORS: dict[str, ErrorSpec] = {
 #: Messages the query protocol words differently from the JSON protocol (AWS-recorded).
 QUERY_MESSAGES: dict[str, str] = {
     "QueueDoesNotExist": "The specified queue does not exist for this wsdl version.",
+    "QueueDoesNotExistElsewhere": "The specified queue does not exist for this wsdl version. "
+    "(sqsmock: a queue named {name} exists in {where}; check the client's region and the queue "
+    "URL's account.)",
 }
 
 
@@ -492,6 +504,7 @@ class SqsError(Exception):
         spec = ERRORS[error]
         self.error = error
         self.spec = spec
+        self.params = params
         try:
             self.message = spec.template.format(**params)
         except ValueError:  # an integer past Python's digit limit for text: say how long it is
@@ -513,7 +526,8 @@ class SqsError(Exception):
     @property
     def query_message(self) -> str:
         """The message as the query protocol words it."""
-        return QUERY_MESSAGES.get(self.error, self.message)
+        template = QUERY_MESSAGES.get(self.error)
+        return self.message if template is None else template.format(**self.params)
 
 
 def batch_entry_error(entry_id: str, error: SqsError) -> dict[str, object]:
