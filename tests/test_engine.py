@@ -53,7 +53,7 @@ def send(queue: Queue, *bodies: str, delay: int | None = None) -> list[Message]:
 
 
 def bodies(received: list[Any]) -> list[str]:
-    return [r.message.body for r in received]
+    return [r.body for r in received]
 
 
 # -- TombstoneLog primitives ---------------------------------------------------------------

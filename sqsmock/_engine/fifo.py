@@ -201,8 +201,7 @@ class FifoQueue(Queue):
                     if m.state != VISIBLE:
                         break
                     if policy is not None and exhausted(policy, m, self._resolve):
-                        self._remove(m, record=False)  # deleted from the store with the move
-                        dead.append(m)
+                        dead.append(self._take_out(m))
                         continue
                     out.append(self._deliver(m, vt, now))
                 self._refresh(group)
@@ -222,8 +221,7 @@ class FifoQueue(Queue):
                 if head is None or head.state != VISIBLE:  # never: the rotation holds ready groups
                     self._refresh(group)
                     continue
-                self._remove(head, record=False)  # refreshes the group; it keeps its place
-                out.append(head)
+                out.append(self._take_out(head))  # refreshes the group; it keeps its place
             return out, self.journal.reloads
 
     # -- deleting ---------------------------------------------------------------------------
