@@ -24,7 +24,7 @@ from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle,
 from ._runtime import Runtime
 from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Delivery
-from ._testing.journal import DEFAULT_LIMIT
+from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -74,6 +74,7 @@ class SqsServer(Handle):
         read_timeout: float = 30.0,
         idle_timeout: float = 75.0,
         journal_limit: int | None = DEFAULT_LIMIT,
+        journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
     ) -> None:
         _check_port(port)
@@ -85,6 +86,7 @@ class SqsServer(Handle):
             namespace=namespace,
             persistence_timeout=persistence_timeout,
             journal_limit=journal_limit,
+            journal_byte_limit=journal_byte_limit,
             delivery=delivery,
         )
         self._host = host
@@ -200,10 +202,11 @@ def serve(**options: Any) -> SqsServer:
     Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
     ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
     ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
-    client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``
-    and ``delivery``, as for ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
-    request body may take, a connection may idle). The handle has ``calls``, ``faults``,
-    ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s has.
+    client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``,
+    ``journal_byte_limit`` and ``delivery``, as for ``mock_sqs``; ``read_timeout`` and
+    ``idle_timeout`` (seconds a request body may take, a connection may idle). The handle has
+    ``calls``, ``faults``, ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s
+    has.
     """
     return SqsServer(**options)
 
@@ -259,6 +262,13 @@ def add_serve_command(subparsers: Any) -> None:
         help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
     )
     parser.add_argument(
+        "--journal-byte-limit",
+        type=int,
+        default=DEFAULT_BYTE_LIMIT,
+        metavar="BYTES",
+        help="bytes kept in the call journal (default %(default)s: 64 MiB; 0: none)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -291,6 +301,7 @@ def run_serve(args: argparse.Namespace) -> int:
             namespace=args.namespace,
             journal_limit=args.journal_limit,
         )
+        runtime.journal.byte_limit = args.journal_byte_limit
     except ValueError as error:  # e.g. not a Redis URL or a negative journal limit
         print(f"sqsmock: {error}", file=sys.stderr)
         return 2
