@@ -929,7 +929,7 @@ def _bench_released() -> None:
         held = _held_after_large(fifo, LARGE_MESSAGES, journal=False)
         kind = "FIFO,    " if fifo else "standard,"
         _check(
-            f"memory: held after deleting large messages, {kind.strip()}",
+            f"memory: held after deleting large messages, {kind.rstrip(', ')}",
             held / 2**20,
             "<=",
             1.0,
