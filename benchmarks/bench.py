@@ -17,7 +17,9 @@ Sections:
                1 000 rounds vs after 10 000 rounds (deleted messages behind a live head must
                not slow receive down; target <= 1.3x).
   memory       bytes per stored small message at 1 000 000 messages (RSS of a fresh process),
-               with a tracemalloc breakdown.
+               with a tracemalloc breakdown; and bytes still held after 200 large messages
+               (256 KiB bodies) were sent, received and deleted -- standard and FIFO, call
+               journal off -- and after 400 with the call journal at its default bounds.
   persistence  the cycle in memory vs fakeredis vs a real Redis server; and the time to load
                100 000 persisted messages when a mock starts.
   async        µs per API call of the steady cycle through aiobotocore (awaited, one event loop)
@@ -50,6 +52,7 @@ import sys
 import time
 import tracemalloc
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +75,9 @@ DEPTHS = (1_000, 100_000, 1_000_000)
 MOTO_DEPTHS = (1_000, 10_000)
 FIFO_GROUPS = 1_000
 MEMORY_MESSAGES = 1_000_000
+#: Large messages sent, received and deleted in the memory section, and their body size.
+LARGE_MESSAGES = 200
+LARGE_BODY = 256 * 1024
 LOAD_MESSAGES = 100_000
 
 
@@ -867,6 +873,83 @@ def bench_memory() -> None:
     )
     del filler, before, after
     gc.collect()
+    _bench_released()
+
+
+def _held_after_large(fifo: bool, count: int, journal: bool) -> int:
+    """Bytes still traced after ``count`` large messages were sent, received and deleted
+    through boto3 (the call journal at its default bounds, or off)."""
+    options: dict[str, Any] = {} if journal else {"journal_limit": 0}
+    with mock_sqs(clock="frozen", **options):
+        client = _client()
+        attributes = {"FifoQueue": "true"} if fifo else {}
+        url = client.create_queue(
+            QueueName="large.fifo" if fifo else "large", Attributes=attributes
+        )["QueueUrl"]
+
+        def send(i: int) -> None:
+            extra = (
+                {"MessageGroupId": f"g{i % 10}", "MessageDeduplicationId": str(i)} if fifo else {}
+            )
+            client.send_message(QueueUrl=url, MessageBody=f"{i:08d}" * (LARGE_BODY // 8), **extra)
+
+        def drain() -> None:
+            while True:
+                got = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages")
+                if not got:
+                    return
+                entries = [
+                    {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(got)
+                ]
+                del got
+                client.delete_message_batch(QueueUrl=url, Entries=entries)
+
+        send(0)  # warm up botocore's caches
+        drain()
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for i in range(1, count + 1):
+                send(i)
+            drain()
+            gc.collect()
+            return tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+
+
+def _bench_released() -> None:
+    sent = LARGE_MESSAGES * LARGE_BODY
+    print(
+        f"  held after sending, receiving and deleting {_n(LARGE_MESSAGES)} x "
+        f"{LARGE_BODY // 1024} KiB ({sent / 2**20:.0f} MiB; tracemalloc):"
+    )
+    for fifo in (False, True):
+        held = _held_after_large(fifo, LARGE_MESSAGES, journal=False)
+        kind = "FIFO,    " if fifo else "standard,"
+        _check(
+            f"memory: held after deleting large messages, {kind.rstrip(', ')}",
+            held / 2**20,
+            "<=",
+            1.0,
+            unit=" MiB",
+            fmt=".2f",
+            label=f"  {kind} journal off",
+        )
+    count = 2 * LARGE_MESSAGES
+    with warnings.catch_warnings():  # the journal drops its oldest calls: that is the point
+        warnings.simplefilter("ignore", sqsmock.JournalFullWarning)
+        held = _held_after_large(False, count, journal=True)
+    _check(
+        "memory: held after deleting large messages, journal at its bounds",
+        held / 2**20,
+        "<=",
+        65.0,
+        unit=" MiB",
+        fmt=".1f",
+        label=f"  standard, {_n(count)} ({count * LARGE_BODY / 2**20:.0f} MiB), journal on",
+    )
 
 
 # -- persistence ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_REGION, Handle
 from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Delivery
-from ._testing.journal import DEFAULT_LIMIT
+from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -60,6 +60,7 @@ OPTIONS = (
     "namespace",
     "persistence_timeout",
     "journal_limit",
+    "journal_byte_limit",
     "delivery",
     "config",
 )
@@ -107,6 +108,7 @@ class MockSQS(Handle):
         namespace: str | None = None,
         persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
+        journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
         config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
     ) -> None:
@@ -118,6 +120,7 @@ class MockSQS(Handle):
             namespace=namespace,
             persistence_timeout=persistence_timeout,
             journal_limit=journal_limit,
+            journal_byte_limit=journal_byte_limit,
             delivery=delivery,
             config=config,
         )
@@ -302,6 +305,7 @@ def mock_sqs(
     namespace: str | None = None,
     persistence_timeout: float = DEFAULT_TIMEOUT,
     journal_limit: int | None = DEFAULT_LIMIT,
+    journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
     delivery: Delivery | dict[str, Any] | None = None,
     config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
 ) -> MockSQS: ...
@@ -318,7 +322,8 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
     under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
     Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
-    limit, 0: none) and ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
+    limit, 0: none), ``journal_byte_limit`` (bytes ``calls`` keeps, default 64 MiB; None: no
+    limit), ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
     delivery on standard queues, see ``chaos()``) and ``config`` (queues to create at every
     start and reset: a TOML file's path, an ElasticMQ ``.conf``, or a dict of the same shape;
     an error in it raises ``sqsmock.ConfigError`` before anything is created).

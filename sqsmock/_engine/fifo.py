@@ -82,7 +82,8 @@ class FifoQueue(Queue):
         self._rotation: OrderedDict[str, None] = OrderedDict()
         self._dedup: dict[str, tuple[str, str | None, float]] = {}
         self._dedup_expiry: list[tuple[float, str]] = []
-        self._attempts: dict[str, tuple[float, list[tuple[Received, int]]]] = {}
+        #: ReceiveRequestAttemptId -> (expiry, [(message, receipt handle, generation)]).
+        self._attempts: dict[str, tuple[float, list[tuple[Message, str, int]]]] = {}
         self._attempt_expiry: list[tuple[float, str]] = []
         self._sequence = 0
         self._taking = False
@@ -172,13 +173,18 @@ class FifoQueue(Queue):
         if attempt_id is not None:
             cached = self._attempts.get(attempt_id)
             if cached is not None and all(
-                r.message.gen == gen and r.message.receipt == r.receipt for r, gen in cached[1]
+                m.gen == gen and m.receipt == receipt for m, receipt, gen in cached[1]
             ):
-                return [r for r, _ in cached[1]]
+                # A retry within the window: the same messages and handles, and their
+                # visibility timeout starts again.
+                again = [self._restart(m, vt, now) for m, _, _ in cached[1]]
+                cached[1][:] = [(r.message, r.receipt, r.message.gen) for r in again]
+                return again
         got = super()._receive(max_messages, vt, polling, attempt_id, dead)
         if attempt_id is not None and got:
             expires = self.clock.now() + ATTEMPT_WINDOW
-            self._attempts[attempt_id] = (expires, [(r, r.message.gen) for r in got])
+            entries = [(r.message, r.receipt, r.message.gen) for r in got]
+            self._attempts[attempt_id] = (expires, entries)
             heapq.heappush(self._attempt_expiry, (expires, attempt_id))
         return got
 
@@ -201,8 +207,7 @@ class FifoQueue(Queue):
                     if m.state != VISIBLE:
                         break
                     if policy is not None and exhausted(policy, m, self._resolve):
-                        self._remove(m, record=False)  # deleted from the store with the move
-                        dead.append(m)
+                        dead.append(self._take_out(m))
                         continue
                     out.append(self._deliver(m, vt, now))
                 self._refresh(group)
@@ -222,8 +227,7 @@ class FifoQueue(Queue):
                 if head is None or head.state != VISIBLE:  # never: the rotation holds ready groups
                     self._refresh(group)
                     continue
-                self._remove(head, record=False)  # refreshes the group; it keeps its place
-                out.append(head)
+                out.append(self._take_out(head))  # refreshes the group; it keeps its place
             return out, self.journal.reloads
 
     # -- deleting ---------------------------------------------------------------------------
