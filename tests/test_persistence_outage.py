@@ -69,7 +69,7 @@ def _fail_fast_for(seconds: float, call: Callable[[], Any], limit: float) -> int
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         started = time.monotonic()
-        with pytest.raises(PersistenceError, match="unavailable|Timeout"):
+        with pytest.raises(PersistenceError, match=r"unavailable|Timeout"):
             call()
         assert time.monotonic() - started < limit
         made += 1
