@@ -26,6 +26,7 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from .errors import PersistenceError
@@ -109,6 +110,9 @@ class Lease:
         self.lost = False
         #: Why the last renewal failed (Redis unreachable), None once one succeeds.
         self.unreachable: str | None = None
+        #: Called by the renewal thread after each attempt (the store heals from there too, so
+        #: its health comes back once Redis does, even when no call is made).
+        self.after_renewal: Callable[[], None] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -230,14 +234,17 @@ class Lease:
 
     def _renew_loop(self) -> None:
         while not self._stop.wait(self.seconds / 6):
-            if self.lost:
-                continue  # taken back (``reacquire``) by the next call, not here
-            try:
-                self.renew()
-            except Exception as error:  # Redis away: try again next time
-                self.unreachable = f"{type(error).__name__}: {error}"
-            else:
-                self.unreachable = None
+            if not self.lost:  # a lost lease is taken back by ``reacquire``, not here
+                try:
+                    self.renew()
+                except Exception as error:  # Redis away: try again next time
+                    self.unreachable = f"{type(error).__name__}: {error}"
+                else:
+                    self.unreachable = None
+            after = self.after_renewal
+            if after is not None and not self._stop.is_set():
+                with contextlib.suppress(Exception):
+                    after()
 
     def release(self) -> None:
         """Stop renewing and delete the lease if it is still ours (best effort)."""

@@ -322,6 +322,7 @@ class RedisStore:
         try:
             quick = _quick_client(self.client, min(self._patience, self.lease_seconds / 12))
             self.lease = Lease(quick, self.owner_key, self.lease_seconds, self.commits_key)
+            self.lease.after_renewal = self._heal_in_background
             self.lease.acquire(self.namespace)
         except PersistenceError:
             self.lease = None
@@ -380,6 +381,12 @@ class RedisStore:
         """True once after the lease was taken back: memory must reload what the store holds."""
         resync, self._resync = self._resync, False
         return resync
+
+    def _heal_in_background(self) -> None:
+        """From the lease's thread: once Redis answers again, recover (and settle what is
+        pending) without waiting for a call, so health says ok as soon as it is."""
+        if self._refused is None and self.problem() is not None:
+            self.settle()
 
     def _unavailable(self, problem: str) -> PersistenceError:
         return PersistenceError(
