@@ -25,6 +25,8 @@ nothing times out) or a server without Lua, the writes go as one command or MULT
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import math
 import os
@@ -104,6 +106,7 @@ return 0
 """
 
 
+@functools.lru_cache(maxsize=4096)
 def encode_qid(qid: str) -> str:
     """A queue id as it appears in a key: ``%``, ``:``, space, control and non-ASCII characters
     percent-encoded (UTF-8), so no region, account or name can forge a separator. Ids of
@@ -360,6 +363,9 @@ class RedisStore:
         lease, self.lease = self.lease, None
         if lease is not None:
             lease.release()
+            if lease.client is not self.client:  # the lease's own quick connections
+                with contextlib.suppress(Exception):
+                    lease.client.close()
 
     # -- health -----------------------------------------------------------------------------
 
