@@ -226,9 +226,11 @@ def _quick_client(client: Any, seconds: float) -> Any:
     another kind (fakeredis: in-process, nothing waits) is used as it is."""
     try:
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
     except ImportError:  # pragma: no cover - depends on the environment
         return client
-    if type(client) is not redis.Redis:
+    if not isinstance(client, redis.Redis) or type(client).__module__.startswith("fakeredis"):
         return client
     pool = client.connection_pool
     kwargs = dict(pool.connection_kwargs)
@@ -236,7 +238,7 @@ def _quick_client(client: Any, seconds: float) -> Any:
         current = kwargs.get(name)
         if not isinstance(current, (int, float)) or current <= 0 or current > seconds:
             kwargs[name] = seconds
-    kwargs["retry"] = None
+    kwargs["retry"] = Retry(NoBackoff(), 0)
     kwargs["retry_on_timeout"] = False
     try:
         quick_pool = type(pool)(connection_class=pool.connection_class, max_connections=4, **kwargs)
