@@ -1,16 +1,21 @@
 """The Redis store (a real server through redis-py, or fakeredis in-process).
 
-Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``region/account/name``:
+Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``region/account/name``
+and ``<qid*>`` the same percent-encoded (``encode_qid``: no input can put the ``:`` separator in
+a key, nor make two ids one key):
 
-    P:schema       string  "2"
+    P:schema       string  "3" ("2" is migrated when a mock starts, see ``_migrate``)
     P:owner        string  the ownership lease: token, host, pid (expires unless renewed)
-    P:commits      hash    commit channel -> id of its last commit (fencing, see below)
+    P:commits      hash    commit channel -> id of its last commit (fencing, see below);
+                           owner -> token of the last activation to take the lease
     P:queues       hash    qid -> queue metadata (JSON)
     P:deleted      hash    qid -> when the queue was deleted (the 60-second rule)
     P:tasks        hash    task id -> message move task (JSON)
-    P:q:<qid>      hash    m:<MessageId> -> the message: content and delivery state (JSON)
+    P:q:<qid*>     hash    m:<MessageId> -> the message: content and delivery state (JSON)
                            d:<deduplication key> -> [MessageId, SequenceNumber, expiry]
                            seq -> the FIFO SequenceNumber counter
+                           s:<name> -> engine state that decides later answers (FIFO rotation
+                           tickets, receive attempts)
 
 Each SQS call's writes reach Redis in one round trip before the call returns: one Lua script
 (``COMMIT``) that applies them atomically only if (1) this activation still holds the lease,
@@ -21,6 +26,12 @@ timed out can therefore not land later: once the deadline passed it is refused, 
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
 the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
 nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
+
+When Redis fails (or the lease is lost) the store is *unavailable* (``problem()``): every later
+operation first checks, with a round trip bounded by the lease's short time-out, that Redis
+answers and the lease is ours -- taking a lapsed lease back if nobody owned the namespace
+meanwhile (``take_resync``: the engine then reloads everything) -- and raises at once if not.
+The lease's renewal thread runs the same check, so the store heals without waiting for a call.
 """
 
 from __future__ import annotations
