@@ -38,7 +38,7 @@ from persist_support import (
 import sqsmock
 from sqsmock import FrozenClock, PersistenceError, mock_sqs
 from sqsmock._store.lease import LEASE_SECONDS
-from sqsmock._store.redis_store import connect
+from sqsmock._store.redis_store import connect, open_store
 from sqsmock.cli import main as cli_main
 
 T0 = 1_700_000_000.0
@@ -328,6 +328,33 @@ def test_clients_built_from_a_url_have_time_outs() -> None:
         )
     with pytest.raises(ValueError, match="persistence_timeout"):
         mock_sqs(persistence=url, persistence_timeout=0)
+
+
+@pytest.mark.parametrize(
+    ("lease", "timeout", "expected"), [(15.0, 5.0, 1.25), (15.0, 0.5, 0.5), (3.0, 5.0, 0.25)]
+)
+def test_the_lease_is_renewed_well_inside_its_time_on_a_quick_connection(
+    lease: float, timeout: float, expected: float
+) -> None:
+    """Renewal every sixth of the lease; each round trip gives up after a twelfth of it (or the
+    write time-out if shorter) and is not retried: three round trips (WATCH, GET, MULTI/EXEC)
+    take at most a quarter of the lease, so one slow attempt cannot let the lease lapse."""
+    client = redis_client(REAL_HOST, REAL_PORT)
+    client.connection_pool.connection_kwargs["socket_timeout"] = None  # given without one
+    namespace = _namespace()
+    store = open_store(client, namespace, timeout, lease_seconds=lease)
+    try:
+        assert store.lease is not None
+        quick = store.lease.client
+        assert quick is not client
+        options = quick.connection_pool.connection_kwargs
+        assert options["socket_timeout"] == options["socket_connect_timeout"] == expected
+        assert options["retry"].get_retries() == 0
+        assert store.lease.seconds == lease
+        assert 3 * expected < lease / 3
+    finally:
+        store.close()
+        client.delete(*[k for k in client.scan_iter(match=namespace + "*")] or ["-"])
 
 
 def test_a_paused_redis_fails_calls_within_the_time_out(server: PrivateRedis, client: Any) -> None:
