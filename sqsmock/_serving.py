@@ -27,7 +27,7 @@ from ._declare import load as load_declarations
 from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle, check_options
 from ._runtime import Runtime
-from ._store.redis_store import DEFAULT_TIMEOUT
+from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout
 from ._testing.chaos import Delivery
 from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 
@@ -370,6 +370,13 @@ def add_serve_command(subparsers: Any) -> None:
         "--namespace", default=DEFAULT_NAMESPACE, help="Redis key prefix (default %(default)s)"
     )
     parser.add_argument(
+        "--persistence-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="how long a call waits for Redis before it fails (default %(default)s)",
+    )
+    parser.add_argument(
         "--journal-limit",
         type=int,
         default=DEFAULT_LIMIT,
@@ -471,6 +478,7 @@ def run_serve(args: argparse.Namespace) -> int:
             clock=args.clock,
             persistence=args.persistence,
             namespace=args.namespace,
+            persistence_timeout=check_timeout(args.persistence_timeout),
             journal_limit=args.journal_limit,
             declarations=declarations,
         )
