@@ -53,6 +53,9 @@ def _install() -> None:
     elif not _aio_hook_registered:
         _aio_hook_registered = True
         wrapt.register_post_import_hook(_aio_imported, _AIO_MODULE)
+    from . import kombu  # kombu's asynchronous SQS client (imports no kombu itself)
+
+    kombu.watch()
 
 
 def _aio_imported(module: ModuleType) -> None:
@@ -79,6 +82,9 @@ def _uninstall() -> None:
     aiobotocore = sys.modules.get(f"{__package__}.aiobotocore")
     if aiobotocore is not None:
         aiobotocore.uninstall()
+    kombu = sys.modules.get(f"{__package__}.kombu")
+    if kombu is not None:
+        kombu.uninstall()
 
 
 # -- environment ------------------------------------------------------------------------------
