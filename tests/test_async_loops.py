@@ -195,3 +195,30 @@ async def test_persisted_mock_waits_and_runs_the_store_off_the_loop(http: str) -
                     await until(lambda: waiting(mock, "kept") == 1, "the poll waits")
                     await sqs.send_message(QueueUrl=url, MessageBody="stored")
             assert [m["Body"] for m in got["Messages"]] == ["stored"]
+
+
+@pytest.mark.anyio
+async def test_retried_faults_back_off_on_the_frozen_clock(http: str) -> None:
+    """A faulted call is answered per attempt inside aiobotocore's retry loop, whose back-off
+    moves the frozen clock and sleeps nothing, whichever loop runs it."""
+    with mock_sqs(clock="frozen") as mock:
+        retries = {"mode": "standard", "max_attempts": 3}
+        config = (
+            AioConfig(http_session_cls=HttpxSession, retries=retries)
+            if http == "httpx"
+            else AioConfig(retries=retries)
+        )
+        async with get_session().create_client("sqs", region_name=REGION, config=config) as sqs:
+            url = (await sqs.create_queue(QueueName="orders"))["QueueUrl"]
+            mock.faults.add("SendMessage", error="RequestThrottled", times=2)
+            start = mock.clock.now()
+            with anyio.fail_after(10):
+                await sqs.send_message(QueueUrl=url, MessageBody="A-1")
+            attempts = mock.calls.of("SendMessage")
+            assert [call.error for call in attempts] == [
+                "RequestThrottled",
+                "RequestThrottled",
+                None,
+            ]
+            assert mock.clock.now() > start  # the back-off moved the clock
+            assert [v.body for v in mock.peek("orders")] == ["A-1"]
