@@ -13,10 +13,11 @@ body, through the protocol layer's HTTP path (``_protocol.http.parse``/``render`
 and the answer comes back as kombu's HTTP ``Response`` -- headers named as its curl client names
 them -- delivered on the hub like a real one, never from inside the call.
 
-The hub must never block. A call that cannot wait is answered at once and delivered on the hub's
-next turn. A receive that may long-poll waits in a thread of its own on the mock's clock, like
-any blocking client (woken by a send, jumping a frozen clock, ended when the mock stops); its
-answer reaches the hub through a socket pair the hub polls, so the hub wakes for it at once.
+The hub must never block. A call that cannot wait is answered at once; a receive that may
+long-poll waits in a thread of its own on the mock's clock, like any blocking client (woken by a
+send, jumping a frozen clock, ended when the mock stops). Either answer reaches the hub as a
+real one does, through a socket the hub polls (one socket pair per hub): the hub wakes for it at
+once and runs kombu's callbacks on its next turn, never from inside the call.
 
 sqsmock never imports kombu: ``_active`` calls ``watch`` when a mock starts, which wraps the
 class now if kombu's SQS connection module is loaded, or the moment it is loaded while a mock
@@ -123,25 +124,25 @@ def _mexe(self: Any, request: Any, sender: Any = None, callback: Any = None) -> 
 
 def _dispatch(runtime: Runtime, client: Any, request: Any) -> None:
     """Answer kombu's HTTP ``request``; deliver the answer on the client's hub."""
-    hub = client.hub
+    post = _inbox(client.hub).post
+    deliver = functools.partial(_deliver, client, request)
     http = _raw(request)
     try:
         parsed = parse(http, region=runtime.region, account=runtime.account, urls=_AWS_URLS)
     except SqsError as error:
-        hub.call_soon(_deliver, client, request, error_answer(http, error))
+        post(functools.partial(deliver, error_answer(http, error)))
         return
     if parsed.operation == "ReceiveMessage" and str(parsed.params.get("WaitTimeSeconds")) != "0":
         # may long-poll (WaitTimeSeconds, or the queue's ReceiveMessageWaitTimeSeconds): off
         # the hub, which must keep turning meanwhile
-        post = _inbox(hub).post
         threading.Thread(
             target=_long_poll,
-            args=(runtime, http, parsed, post, functools.partial(_deliver, client, request)),
+            args=(runtime, http, parsed, post, deliver),
             name="sqsmock-kombu-receive",
             daemon=True,
         ).start()
         return
-    hub.call_soon(_deliver, client, request, _answer(runtime, http, parsed))
+    post(functools.partial(deliver, _answer(runtime, http, parsed)))
 
 
 def _long_poll(
@@ -215,8 +216,9 @@ class _Inbox:
     """Callbacks posted from any thread, run on the hub's thread.
 
     kombu's hub polls the file descriptors of its readers; a byte on this socket pair wakes it
-    at once (kombu's ``call_soon`` from another thread waits for the hub's next turn in older
-    releases, up to a second). Closed, and forgotten, when the hub closes.
+    at once, as a response arriving on pycurl's socket would. (A ``Hub.call_soon`` callback
+    waits for the poll's timeout, up to a second, when nothing else wakes the hub.) Closed, and
+    forgotten, when the hub closes.
     """
 
     def __init__(self, hub: Any) -> None:
