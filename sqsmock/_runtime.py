@@ -14,7 +14,6 @@ costs one journal append more than the protocol layer itself.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -26,6 +25,7 @@ from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
 from ._protocol import Caller, Result
 from ._service import Call, Request
+from ._service._wait import in_thread
 from ._store.errors import PersistenceError
 from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Chaos, Delivery, as_delivery
@@ -312,8 +312,7 @@ _CHAOS_OPERATIONS = frozenset({"ReceiveMessage", "PurgeQueue", "DeleteQueue"})
 
 
 async def _in_thread(func: Callable[[], T]) -> T:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, func)
+    return await in_thread(func)  # on asyncio's or trio's threads, whichever loop runs
 
 
 def _open_backend(

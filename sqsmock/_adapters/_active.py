@@ -56,6 +56,9 @@ def _install() -> None:
     from . import moto  # moto's deliveries to SQS: wrapped when moto's modules are imported
 
     moto.install()
+    from . import kombu  # kombu's asynchronous SQS client (imports no kombu itself)
+
+    kombu.watch()
 
 
 def _aio_imported(module: ModuleType) -> None:
@@ -85,6 +88,9 @@ def _uninstall() -> None:
     moto = sys.modules.get(f"{__package__}.moto")
     if moto is not None:
         moto.uninstall()
+    kombu = sys.modules.get(f"{__package__}.kombu")
+    if kombu is not None:
+        kombu.uninstall()
 
 
 # -- environment ------------------------------------------------------------------------------
