@@ -8,6 +8,7 @@ def test_something():
     ...
 """
 
+from ._adapters._guard import AwsRequestRefused
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer, serve
@@ -16,6 +17,7 @@ from ._store.errors import PersistenceError
 from ._testing import Delivery, JournalFullWarning
 
 __all__ = [
+    "AwsRequestRefused",
     "Clock",
     "Delivery",
     "FrozenClock",

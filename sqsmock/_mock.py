@@ -60,7 +60,12 @@ OPTIONS = (
     "persistence_timeout",
     "journal_limit",
     "delivery",
+    "allow_aws",
 )
+
+#: ``allow_aws`` of a mock that does not set it; the pytest plugin's ``sqsmock_allow_aws`` ini
+#: option sets it for a test session.
+ALLOW_AWS_DEFAULT = False
 
 
 def _options_error(unknown: list[str]) -> TypeError:
@@ -106,6 +111,7 @@ class MockSQS(Handle):
         persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
+        allow_aws: bool | None = None,
     ) -> None:
         super().__init__(
             region=region,
@@ -117,6 +123,8 @@ class MockSQS(Handle):
             journal_limit=journal_limit,
             delivery=delivery,
         )
+        #: May a request to another AWS service that no mock answered reach real AWS?
+        self.allow_aws = ALLOW_AWS_DEFAULT if allow_aws is None else bool(allow_aws)
         self._depth = 0
         self._lock = threading.Lock()
 
@@ -127,7 +135,7 @@ class MockSQS(Handle):
         with self._lock:
             if self._depth == 0:
                 self._runtime = self._new_runtime()
-                _active.activate(self._runtime)
+                _active.activate(self._runtime, allow_aws=self.allow_aws)
             self._depth += 1
         return self
 
@@ -299,6 +307,7 @@ def mock_sqs(
     persistence_timeout: float = DEFAULT_TIMEOUT,
     journal_limit: int | None = DEFAULT_LIMIT,
     delivery: Delivery | dict[str, Any] | None = None,
+    allow_aws: bool | None = None,
 ) -> MockSQS: ...
 
 
@@ -313,8 +322,9 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
     under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
     Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
-    limit, 0: none) and ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
-    delivery on standard queues, see ``chaos()``).
+    limit, 0: none), ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
+    delivery on standard queues, see ``chaos()``) and ``allow_aws`` (let a botocore request to
+    real AWS that no mock answered go out; by default it is refused).
     """
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
+from . import _mock
 from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer
 
@@ -32,12 +33,32 @@ except ImportError:  # anyio's plugin runs plain async fixtures
 __all__ = ["sqs_async_client", "sqs_client", "sqs_mock", "sqs_server"]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "sqsmock_allow_aws",
+        "let botocore requests to real AWS that no mock answered go out while an SQS mock is "
+        "active (default: refused)",
+        type="bool",
+        default=False,
+    )
+
+
+_allow_aws_before: list[bool] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "sqsmock(**options): mock SQS for this test; options as for sqsmock.mock_sqs "
-        "(region, account_id, clock)",
+        "(region, account_id, clock, allow_aws)",
     )
+    _allow_aws_before.append(_mock.ALLOW_AWS_DEFAULT)
+    _mock.ALLOW_AWS_DEFAULT = bool(config.getini("sqsmock_allow_aws"))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _allow_aws_before:
+        _mock.ALLOW_AWS_DEFAULT = _allow_aws_before.pop()
 
 
 @pytest.fixture
