@@ -668,8 +668,12 @@ def test_a_handler_registered_later_changes_the_path_of_the_next_call():
 
 
 def test_fast_path_builds_no_http_request(monkeypatch):
+    # Powertools, once imported, adds a User-Agent handler to every session: it does not count
+    pytest.importorskip("aws_lambda_powertools")
     with mock_sqs():
         client = make_client()
+        created = client.meta.events._emitter._handlers.prefix_search("request-created.sqs")
+        assert any("powertools" in getattr(h, "__qualname__", "") for h in created)
 
         def no_request(*args, **kwargs):
             raise AssertionError("an HTTP request was built")
@@ -679,3 +683,15 @@ def test_fast_path_builds_no_http_request(monkeypatch):
         url = client.create_queue(QueueName="fast")["QueueUrl"]
         client.send_message(QueueUrl=url, MessageBody="m")
         assert client.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "m"
+
+
+def test_full_path_leaves_out_a_trace_header_that_is_not_text():
+    def add_bad_header(request, **kwargs):
+        request.headers["X-Amzn-Trace-Id"] = "a\ud800b"
+
+    with mock_sqs():
+        client = make_client()
+        url = client.create_queue(QueueName="bad")["QueueUrl"]
+        client.meta.events.register("before-sign.sqs.SendMessage", add_bad_header)
+        client.send_message(QueueUrl=url, MessageBody="x")
+        assert received_trace(client, url) == [None]

@@ -167,3 +167,26 @@ async def test_opentelemetry_trace_context_reaches_the_consumer() -> None:
     [send] = [s for s in exporter.get_finished_spans() if s.name == "SQS.SendMessage"]
     assert parent.trace_id == produce.get_span_context().trace_id
     assert parent.span_id == send.context.span_id
+
+
+@pytest.mark.asyncio
+async def test_stopping_the_mock_ends_a_long_poll_on_the_full_path() -> None:
+    import asyncio
+
+    mock = mock_sqs().start()
+    try:
+        async with client() as sqs:
+            sqs.meta.events.register("before-send", add_trace_header)
+            url = (await sqs.create_queue(QueueName="stop"))["QueueUrl"]
+            poll = asyncio.ensure_future(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20))
+            queue = mock.backend.get(REGION, "123456789012", "stop")
+            for _ in range(10_000):
+                if queue.waiting():
+                    break
+                await asyncio.sleep(0)
+            assert queue.waiting() == 1
+            mock.stop()
+            answer = await asyncio.wait_for(poll, 5)
+            assert "Messages" not in answer
+    finally:
+        mock.stop()

@@ -326,7 +326,8 @@ def attempt_answered(runtime: Runtime, context: Any, answered: tuple[Any, Any] |
     back-off."""
     if answered is None:  # never let a mocked call reach the network
         raise RuntimeError("sqsmock stopped while an SQS call was being made")
-    context[CLOCK] = runtime.clock
+    backend = runtime.backend_or_none  # None: the mock stopped during the call (a long poll)
+    context[CLOCK] = backend.clock if backend is not None else None
     return answered[0]
 
 
@@ -482,6 +483,9 @@ _AFTER_BEFORE_CALL = (
 #: Handlers from these packages do not change the path: botocore's and aiobotocore's defaults,
 #: boto3's, sqsmock's own, and moto's (which stands aside for calls sqsmock answers).
 _OWN_PACKAGES = frozenset({"botocore", "aiobotocore", "boto3", "aioboto3", "sqsmock", "moto"})
+#: Nor do handlers of these modules, which only add their name to the User-Agent header (which
+#: SQS ignores): AWS Lambda Powertools registers one on every session once imported.
+_USER_AGENT_ONLY = frozenset({"aws_lambda_powertools.shared.user_agent"})
 #: The methods building a request: wrapped by someone (not sqsmock), the full path is taken.
 REQUEST_BUILDERS: list[tuple[type, str]] = [
     (botocore.endpoint.Endpoint, "create_request"),
@@ -495,7 +499,7 @@ def _foreign(handler: Any) -> bool:
     while isinstance(handler, functools.partial):
         handler = handler.func
     module = getattr(handler, "__module__", None) or type(handler).__module__ or ""
-    return module.partition(".")[0] not in _OWN_PACKAGES
+    return module.partition(".")[0] not in _OWN_PACKAGES and module not in _USER_AGENT_ONLY
 
 
 def _plan(emitter: Any, operation: str) -> int:
@@ -596,7 +600,15 @@ def as_sent(request: Any) -> dict[str, Any]:
     """The prepared request of a full-path call, as ``prepare`` reads a request dict."""
     headers: dict[str, str] = {}
     for name, value in request.headers.items():
-        headers[name] = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        if isinstance(value, bytes):
+            headers[name] = value.decode("utf-8", "replace")
+        elif isinstance(value, str):
+            headers[name] = value
+        else:  # what the email parser made of text it could not encode: nothing SQS could keep
+            try:
+                headers[name] = str(value)
+            except UnicodeError:
+                continue
     body = request.body
     if hasattr(body, "read"):  # a stream (nobody streams an SQS request, but be safe)
         body = body.read()
