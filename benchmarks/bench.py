@@ -25,6 +25,9 @@ Sections:
   async        µs per API call of the steady cycle through aiobotocore (awaited, one event loop)
                beside the same cycle through botocore, both under sqsmock; and the cost of a
                long poll woken by a send from another task.
+  paths        µs per call of the steady cycle on each in-process path: fast (nothing else
+               watches), serialized (another before-call handler sees the wire request), full
+               (a before-send handler: built, signed and answered from the prepared request).
   chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
                sections too when they were not chosen).
 
@@ -1149,6 +1152,49 @@ def bench_chart() -> None:
     print(f"  wrote {CHART}")
 
 
+# -- paths ----------------------------------------------------------------------------------
+
+
+def _path_cycle(event: str | None) -> Callable[[int], float]:
+    """The steady cycle under sqsmock, with a no-op handler on ``event`` (None: no handler)."""
+
+    def watch(**kwargs: Any) -> None:
+        return None
+
+    def run(_: int) -> float:
+        with mock_sqs():
+            client = _client()
+            if event is not None:
+                client.meta.events.register(event, watch)
+            url = client.create_queue(QueueName="bench")["QueueUrl"]
+
+            def cycle() -> None:
+                client.send_message(QueueUrl=url, MessageBody="hello")
+                message = client.receive_message(QueueUrl=url)["Messages"][0]
+                client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+
+            _per_call(cycle, 3, 100)  # warm up
+            return _per_call(cycle, 3, 1000)
+
+    return run
+
+
+def bench_paths() -> None:
+    print("== in-process paths, steady send/receive/delete cycle (µs per call, median of rounds)")
+    result = _rounds(
+        {
+            "fast": _path_cycle(None),
+            "serialized": _path_cycle("before-call.sqs"),
+            "full": _path_cycle("before-send.sqs"),
+        },
+        rounds=7,
+    )
+    for name, value in result.items():
+        print(f"  {name:10s} {value:8.1f} µs/call")
+    _check("paths: serialized / fast", result["serialized"] / result["fast"])
+    _check("paths: full / fast", result["full"] / result["fast"])
+
+
 # -- summary --------------------------------------------------------------------------------
 
 
@@ -1174,6 +1220,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "memory": bench_memory,
     "persistence": bench_persistence,
     "async": bench_async,
+    "paths": bench_paths,
     "chart": bench_chart,
 }
 

@@ -552,7 +552,7 @@ def test_aiobotocore_imported_inside_an_active_mock_is_covered() -> None:
         mock.stop()
         from aiobotocore.client import AioBaseClient
         from sqsmock._adapters import aiobotocore as adapter
-        assert AioBaseClient._make_api_call is adapter._ORIGINAL
+        assert AioBaseClient._make_api_call is adapter._previous["_make_api_call"]
         print("restored")
         """
     )
