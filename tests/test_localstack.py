@@ -4,13 +4,16 @@ port, account, health, queue URL strategies, localstack.cloud host names, init s
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
+import queue
 import select
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -339,12 +342,16 @@ def test_init_scripts_run_once_serving_and_report_their_state(tmp_path):
         )  # fmt: skip
     try:
         assert process.stdout is not None
-        lines = []
+        stdout = process.stdout
+        printed: queue.Queue[str] = queue.Queue()
+        threading.Thread(
+            target=lambda: [printed.put(line.decode().strip()) for line in stdout], daemon=True
+        ).start()
+        lines: list[str] = []
         deadline = time.monotonic() + 30
         while "Ready." not in lines and time.monotonic() < deadline:
-            ready, _, _ = select.select([process.stdout], [], [], 1)
-            if ready:
-                lines.append(process.stdout.readline().decode().strip())
+            with contextlib.suppress(queue.Empty):
+                lines.append(printed.get(timeout=1))
         assert "Ready." in lines, lines
         endpoint = lines[0].split(" on ", 1)[1].split(" ", 1)[0]
         state: dict[str, object] = {}
