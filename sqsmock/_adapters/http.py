@@ -45,6 +45,7 @@ from .._protocol.http import HttpAnswer, HttpRequest, ServerUrls, error_answer, 
 from .._runtime import Runtime
 from .._service import ACTIONS
 from .._testing import admin
+from . import ui
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
@@ -311,6 +312,7 @@ class SqsHttpServer:
             "queues": (self._queues, "GET"),
             "messages": (self._messages, "GET"),
             "metrics": (self._metrics, "GET"),
+            **ui.ROUTES,  # the web UI: /_sqsmock/ui/
         }
         found = fixed.get(route)
         if found is not None:
