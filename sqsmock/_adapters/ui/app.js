@@ -76,7 +76,8 @@
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       const header = response.headers.get("x-amzn-query-error") || "";
-      const code = header.split(";")[0] || String(data.__type || response.status).split("#").pop();
+      const code = (header.split(";")[0] || String(data.__type || response.status).split("#").pop())
+        .replace(/^AWS\.SimpleQueueService\./, "");
       throw new Error(`${code}: ${data.message || data.Message || response.statusText}`);
     }
     return data;
@@ -116,6 +117,7 @@
   function say(text, kind = "info") {
     const status = $("status");
     status.textContent = text;
+    status.title = text;
     status.className = `status ${kind}`;
     clearTimeout(statusTimer);
     if (kind !== "error") statusTimer = setTimeout(() => (status.textContent = ""), 4000);
@@ -522,7 +524,9 @@
         setText(
           $("redrive-state"),
           latest
-            ? `redrive ${latest.Status.toLowerCase()}: ${latest.ApproximateNumberOfMessagesMoved} of ${latest.ApproximateNumberOfMessagesToMove} moved`
+            ? `redrive ${latest.Status.toLowerCase()}: ${latest.ApproximateNumberOfMessagesMoved} of ` +
+                `${latest.ApproximateNumberOfMessagesToMove} moved` +
+                (latest.FailureReason ? ` (${latest.FailureReason})` : "")
             : `redrive started (${task.TaskHandle})`,
         );
       }, "Redrive started");
