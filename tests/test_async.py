@@ -495,7 +495,9 @@ async def test_client(sqs_async_client, sqs_mock):
 @pytest.mark.parametrize("mode", ["strict", "auto", "without pytest-asyncio"])
 def test_async_fixtures_in_a_user_test_suite(pytester: pytest.Pytester, mode: str) -> None:
     """pytest-asyncio in either mode, and anyio, run the fixtures (one suite, one subprocess)."""
-    files = {"test_anyio": USER_TEST.format(mark="@pytest.mark.anyio")}
+    # as an aiobotocore user with trio installed would: anyio would run the test on trio too
+    anyio_asyncio = '@pytest.fixture\ndef anyio_backend():\n    return "asyncio"\n'
+    files = {"test_anyio": USER_TEST.format(mark="@pytest.mark.anyio") + anyio_asyncio}
     if mode == "without pytest-asyncio":
         options = ["-p", "no:asyncio"]
     else:
