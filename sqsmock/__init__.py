@@ -8,15 +8,18 @@ def test_something():
     ...
 """
 
+from ._declare import ConfigError
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer, serve
 from ._store.admin import NamespaceInfo, inspect_namespace, wipe
 from ._store.errors import PersistenceError
 from ._testing import Delivery, JournalFullWarning
+from ._version import __version__ as __version__
 
 __all__ = [
     "Clock",
+    "ConfigError",
     "Delivery",
     "FrozenClock",
     "JournalFullWarning",
@@ -31,4 +34,3 @@ __all__ = [
     "serve",
     "wipe",
 ]
-__version__ = "0.1.0"

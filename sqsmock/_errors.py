@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["ERRORS", "ErrorSpec", "SqsError", "batch_entry_error"]
+__all__ = ["ERRORS", "QUERY_MESSAGES", "ErrorSpec", "SqsError", "batch_entry_error"]
 
 
 class ErrorSpec(NamedTuple):
@@ -179,6 +179,10 @@ ERRORS: dict[str, ErrorSpec] = {
     "TooManyTags": _invalid("Too many tags added for queue {queue}."),
     "NoTagKeys": _invalid("Tag keys must be between 1 and 128 characters in length."),
     "TagNotUnicode": _invalid("Tag {key} must have a key and a value of valid Unicode text."),
+    # A character XML 1.0 cannot carry: every query-protocol ListQueueTags would be unreadable.
+    "TagInvalidCharacters": _invalid(
+        "Tag {key} has a key or a value with an invalid character, " + _ALLOWED_CHARACTERS
+    ),
     # --- Sending: body, size, delay, FIFO group and deduplication -----------------------------
     "InvalidMessageContents": ErrorSpec(
         "InvalidMessageContents",
@@ -371,6 +375,20 @@ ERRORS: dict[str, ErrorSpec] = {
         400,
         "The request is missing an action or a required parameter.",
     ),
+    # A form past sqsmock's bounds (parameters, name length, dotted depth): AWS's common error.
+    "QueryParametersOutOfBounds": ErrorSpec(
+        "InvalidQueryParameter",
+        "InvalidQueryParameter",
+        400,
+        "The AWS query string is malformed or does not adhere to AWS standards.",
+    ),
+    # A GET of a queue URL that names no action (AWS-recorded: 404, a bare XML document).
+    "UnknownOperation": ErrorSpec(
+        "UnknownOperationException",
+        "UnknownOperationException",
+        404,
+        "The request names no operation.",
+    ),
     # A form value that does not convert to the member's type.
     "QueryValueNotInteger": _bad_value("{name}", "{name} must be an integer."),
     "QueryValueNotBoolean": _bad_value("{name}", "{name} must be a boolean."),
@@ -428,6 +446,18 @@ ERRORS: dict[str, ErrorSpec] = {
 }
 
 
+#: Messages the query protocol words differently from the JSON protocol (AWS-recorded).
+QUERY_MESSAGES: dict[str, str] = {
+    "QueueDoesNotExist": "The specified queue does not exist for this wsdl version.",
+}
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, int) and value.bit_length() > 10_000:
+        return f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
+    return value
+
+
 class SqsError(Exception):
     """An SQS error answer: ``SqsError("QueueDoesNotExist")``, ``SqsError("X", name=...)``."""
 
@@ -435,7 +465,10 @@ class SqsError(Exception):
         spec = ERRORS[error]
         self.error = error
         self.spec = spec
-        self.message = spec.template.format(**params)
+        try:
+            self.message = spec.template.format(**params)
+        except ValueError:  # an integer past Python's digit limit for text: say how long it is
+            self.message = spec.template.format(**{k: _shown(v) for k, v in params.items()})
         super().__init__(f"{spec.code}: {self.message}")
 
     @property
@@ -449,6 +482,11 @@ class SqsError(Exception):
     @property
     def status(self) -> int:
         return self.spec.status
+
+    @property
+    def query_message(self) -> str:
+        """The message as the query protocol words it."""
+        return QUERY_MESSAGES.get(self.error, self.message)
 
 
 def batch_entry_error(entry_id: str, error: SqsError) -> dict[str, object]:

@@ -9,12 +9,12 @@ adapters, ``SqsServer`` behind an HTTP server; each implements ``start()`` and `
 
 from __future__ import annotations
 
-import difflib
-import functools
 import re
 from types import TracebackType
 from typing import Any, TypeVar
 
+from . import _regions
+from ._declare import Declarations, load
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
@@ -40,32 +40,9 @@ _ACCOUNT_ID = re.compile(r"[0-9]{12}")
 H = TypeVar("H", bound="Handle")
 
 
-@functools.lru_cache(maxsize=1)
-def _botocore_regions() -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
-    """The region names in botocore's endpoint data, and each partition's pattern of names
-    (which admits regions newer than the installed botocore)."""
-    from botocore.loaders import create_loader
-
-    names: set[str] = set()
-    patterns: list[re.Pattern[str]] = []
-    for partition in create_loader().load_data("endpoints").get("partitions", []):
-        names.update(partition.get("regions", {}))
-        if partition.get("regionRegex"):
-            patterns.append(re.compile(partition["regionRegex"]))
-    return tuple(sorted(names)), tuple(patterns)
-
-
 def check_region(region: object) -> None:
     """Refuse a region name AWS does not have (a typo such as ``"us-east-l"``)."""
-    names, patterns = _botocore_regions()
-    if isinstance(region, str) and (region in names or any(p.fullmatch(region) for p in patterns)):
-        return
-    close = difflib.get_close_matches(region, names, n=1) if isinstance(region, str) else []
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(
-        f"mock_sqs: region {region!r} is not an AWS region{hint}. Regions botocore knows: "
-        + ", ".join(names)
-    )
+    _regions.check_region(region)
 
 
 def check_options(region: object, account_id: object, namespace: object) -> None:
@@ -94,6 +71,7 @@ class Handle(FailureTools):
         persistence_timeout: float,
         journal_limit: int | None,
         delivery: Delivery | dict[str, Any] | None,
+        config: Any = None,
     ) -> None:
         namespace = default_namespace() if namespace is None else namespace
         check_options(region, account_id, namespace)
@@ -107,6 +85,10 @@ class Handle(FailureTools):
         self.journal_limit = journal_limit
         self.delivery = as_delivery(delivery)
         self._clock_option = clock
+        #: Queues declared ahead (``config=``): read and checked now, created at each start.
+        self.declarations: Declarations | None = None if config is None else load(config)
+        if self.declarations is not None:
+            self.declarations.check(region, account_id)
         self._runtime: Runtime | None = None
 
     def _new_runtime(self) -> Runtime:
@@ -120,6 +102,7 @@ class Handle(FailureTools):
             persistence_timeout=self.persistence_timeout,
             journal_limit=self.journal_limit,
             delivery=self.delivery,
+            declarations=self.declarations,
         )
 
     # -- activation: start() and stop() are each front end's own ------------------------------

@@ -12,8 +12,9 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
@@ -60,6 +61,7 @@ OPTIONS = (
     "persistence_timeout",
     "journal_limit",
     "delivery",
+    "config",
 )
 
 
@@ -106,6 +108,7 @@ class MockSQS(Handle):
         persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
+        config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(
             region=region,
@@ -116,6 +119,7 @@ class MockSQS(Handle):
             persistence_timeout=persistence_timeout,
             journal_limit=journal_limit,
             delivery=delivery,
+            config=config,
         )
         self._depth = 0
         self._lock = threading.Lock()
@@ -299,6 +303,7 @@ def mock_sqs(
     persistence_timeout: float = DEFAULT_TIMEOUT,
     journal_limit: int | None = DEFAULT_LIMIT,
     delivery: Delivery | dict[str, Any] | None = None,
+    config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
 ) -> MockSQS: ...
 
 
@@ -314,7 +319,9 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
     Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
     limit, 0: none) and ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
-    delivery on standard queues, see ``chaos()``).
+    delivery on standard queues, see ``chaos()``) and ``config`` (queues to create at every
+    start and reset: a TOML file's path, an ElasticMQ ``.conf``, or a dict of the same shape;
+    an error in it raises ``sqsmock.ConfigError`` before anything is created).
     """
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from . import _protocol
+from ._declare import Declarations
+from ._declare import apply as apply_declarations
 from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
 from ._protocol import Caller, Result
@@ -47,6 +49,7 @@ class Runtime:
         persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
+        declarations: Declarations | None = None,
     ) -> None:
         self.region = region
         self.account = account
@@ -61,6 +64,17 @@ class Runtime:
         self.faults = Faults()
         #: At-least-once delivery and ordering settings (``handle.chaos(...)``).
         self.chaos = Chaos(as_delivery(delivery))
+        #: Queues declared ahead (``config=``): made now and again after every reset.
+        self.declarations = declarations
+        try:
+            self._declare()
+        except BaseException:
+            self.close()
+            raise
+
+    def _declare(self) -> None:
+        if self.declarations is not None:
+            apply_declarations(self.declarations, self.backend, self.region, self.account)
 
     @property
     def backend(self) -> Backend:
@@ -155,6 +169,7 @@ class Runtime:
     def reset(self) -> None:
         self.backend.reset()
         self.chaos.forget()
+        self._declare()
 
     def find_queue(self, queue: str, region: str | None = None) -> Queue:
         """The queue named ``queue`` (URL or name) as a call would find it; LookupError if

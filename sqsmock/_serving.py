@@ -19,6 +19,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ._declare import Declarations
+from ._declare import load as load_declarations
 from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle, check_options
 from ._runtime import Runtime
@@ -75,6 +77,7 @@ class SqsServer(Handle):
         idle_timeout: float = 75.0,
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
+        config: Any = None,
     ) -> None:
         _check_port(port)
         super().__init__(
@@ -86,6 +89,7 @@ class SqsServer(Handle):
             persistence_timeout=persistence_timeout,
             journal_limit=journal_limit,
             delivery=delivery,
+            config=config,
         )
         self._host = host
         self._port = port
@@ -103,7 +107,12 @@ class SqsServer(Handle):
         with self._lock:
             if self._thread is not None:
                 return self
-            from ._adapters.http import SqsHttpServer
+            try:
+                from ._adapters.http import SqsHttpServer
+            except ImportError as error:
+                raise ModuleNotFoundError(
+                    missing_extra(error, "server", "sqsmock.serve()"), name=error.name
+                ) from None
 
             runtime = self._new_runtime()
             server = SqsHttpServer(
@@ -201,7 +210,8 @@ def serve(**options: Any) -> SqsServer:
     ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
     ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
     client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``
-    and ``delivery``, as for ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
+    ``delivery`` and ``config`` (queues declared in a TOML or ElasticMQ file, or a dict), as for
+    ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
     request body may take, a connection may idle). The handle has ``calls``, ``faults``,
     ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s has.
     """
@@ -220,21 +230,26 @@ def add_serve_command(subparsers: Any) -> None:
         "until SIGTERM or SIGINT. Signatures are not verified.",
     )
     parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="queues to create at start: a TOML file, or ElasticMQ's .conf (its rest-sqs "
+        "bind-port and bind-hostname and aws accountId apply unless these flags say otherwise)",
+    )
+    parser.add_argument(
         "--host",
-        default=DEFAULT_HOST,
-        help="address to listen on (default %(default)s; 0.0.0.0 for every interface)",
+        default=None,
+        help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for every interface)",
     )
     parser.add_argument(
         "--port",
         type=int,
-        default=DEFAULT_PORT,
-        help="port (default %(default)s; 0 picks a free one)",
+        default=None,
+        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
     )
+    parser.add_argument("--region", default=None, help=f"default region (default {DEFAULT_REGION})")
     parser.add_argument(
-        "--region", default=DEFAULT_REGION, help="default region (default %(default)s)"
-    )
-    parser.add_argument(
-        "--account-id", default=DEFAULT_ACCOUNT, help="default account (default %(default)s)"
+        "--account-id", default=None, help=f"default account (default {DEFAULT_ACCOUNT})"
     )
     parser.add_argument(
         "--clock",
@@ -275,13 +290,17 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
+        declarations = _settle_options(args)
         check_options(args.region, args.account_id, args.namespace)
         _check_port(args.port)
-    except ValueError as error:
-        print(f"sqsmock: {error}", file=sys.stderr)
+    except ValueError as error:  # ConfigError too
+        print(error_line(error), file=sys.stderr)
         return 2
-    from ._adapters.http import SqsHttpServer
-
+    try:
+        from ._adapters.http import SqsHttpServer
+    except ImportError as error:
+        print(missing_extra(error, "server", "sqsmock serve"), file=sys.stderr)
+        return 1
     try:
         runtime = Runtime(
             region=args.region,
@@ -290,12 +309,55 @@ def run_serve(args: argparse.Namespace) -> int:
             persistence=args.persistence,
             namespace=args.namespace,
             journal_limit=args.journal_limit,
+            declarations=declarations,
         )
-    except ValueError as error:  # e.g. not a Redis URL or a negative journal limit
-        print(f"sqsmock: {error}", file=sys.stderr)
+    except ValueError as error:  # e.g. not a Redis URL, a negative journal limit, a config
+        print(error_line(error), file=sys.stderr)
         return 2
     server = SqsHttpServer(runtime)
     return asyncio.run(_serve_until_signalled(server, args))
+
+
+def _settle_options(args: argparse.Namespace) -> Declarations | None:
+    """Fill the options the command line left out from the config file, then the defaults;
+    returns the file's declarations (its warnings printed)."""
+    declarations = None if args.config is None else load_declarations(args.config)
+    from_file: dict[str, Any] = {}
+    if declarations is not None:
+        for warning in declarations.warnings:
+            print(f"sqsmock: warning: {declarations.source}: {warning}", file=sys.stderr)
+        from_file = {
+            "host": declarations.server.get("host"),
+            "port": declarations.server.get("port"),
+            "region": declarations.region,
+            "account_id": declarations.account,
+        }
+    defaults = {
+        "host": DEFAULT_HOST,
+        "port": DEFAULT_PORT,
+        "region": DEFAULT_REGION,
+        "account_id": DEFAULT_ACCOUNT,
+    }
+    for name, default in defaults.items():
+        if getattr(args, name) is None:
+            value = from_file.get(name)
+            setattr(args, name, default if value is None else value)
+    return declarations
+
+
+def error_line(error: object) -> str:
+    """An error as one line for the terminal, prefixed once with ``sqsmock:``."""
+    text = str(error)
+    return text if text.startswith("sqsmock") else f"sqsmock: {text}"
+
+
+def missing_extra(error: ImportError, extra: str, feature: str) -> str:
+    """One paragraph for a feature whose optional dependency is not installed."""
+    module = error.name or "a module"
+    return (
+        f"sqsmock: {feature} needs {module}, which is not installed. Install the "
+        f"'{extra}' extra:\n\n    pip install 'sqsmock[{extra}]'\n"
+    )
 
 
 async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace) -> int:

@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from ._serving import add_serve_command
+from ._serving import add_serve_command, error_line
 from ._store.admin import inspect_namespace, wipe
 from ._store.errors import PersistenceError
 from ._store.redis_store import DEFAULT_TIMEOUT, default_namespace
+from ._version import __version__
 
 __all__ = ["SUBCOMMANDS", "main"]
 
@@ -94,6 +95,7 @@ SUBCOMMANDS: list[Register] = [add_serve_command, register_wipe, register_inspec
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sqsmock", description="sqsmock command-line tools")
+    top.add_argument("--version", action="version", version=f"sqsmock {__version__}")
     subparsers = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in SUBCOMMANDS:
         register(subparsers)
@@ -105,6 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except PersistenceError as error:
-        print(f"sqsmock: {error}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return 1
     return status

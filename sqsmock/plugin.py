@@ -32,11 +32,28 @@ except ImportError:  # anyio's plugin runs plain async fixtures
 __all__ = ["sqs_async_client", "sqs_client", "sqs_mock", "sqs_server"]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "sqsmock_config",
+        "queues to declare in every sqsmock fixture and marked test: a TOML file or ElasticMQ "
+        ".conf, relative to the rootdir",
+        default="",
+    )
+
+
+def _ini_config(config: pytest.Config) -> str | None:
+    """The ``sqsmock_config`` ini option as a path (relative to the rootdir), or None."""
+    value = str(config.getini("sqsmock_config") or "").strip()
+    if not value:
+        return None
+    return str(config.rootpath / value)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "sqsmock(**options): mock SQS for this test; options as for sqsmock.mock_sqs "
-        "(region, account_id, clock)",
+        "(region, account_id, clock, config, ...)",
     )
 
 
@@ -47,6 +64,10 @@ def sqs_mock(request: pytest.FixtureRequest) -> Iterator[MockSQS]:
     options: dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
     if marker is not None and marker.args:
         raise pytest.UsageError("@pytest.mark.sqsmock takes keyword options only")
+    if "config" not in options:
+        declared = _ini_config(request.config)
+        if declared is not None:
+            options["config"] = declared
     with mock_sqs(**options) as mock:
         yield mock
 
@@ -77,10 +98,10 @@ def _sqsmock_marker(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(scope="session")
-def _sqsmock_session_server() -> Iterator[SqsServer]:
+def _sqsmock_session_server(pytestconfig: pytest.Config) -> Iterator[SqsServer]:
     from ._serving import serve
 
-    with serve(port=0) as server:
+    with serve(port=0, config=_ini_config(pytestconfig)) as server:
         yield server
 
 

@@ -24,6 +24,9 @@ UNMODELED_SHAPES = frozenset(
         "InvalidParameterValueException",
         "MissingRequiredParameterException",
         "InvalidAction",
+        # AWS's common errors of the query protocol, and its answer to a GET naming no action
+        "InvalidQueryParameter",
+        "UnknownOperationException",
         # answered by SQS's HTTP front end, before the service
         "RequestEntityTooLarge",
         "MalformedQueryString",

@@ -337,7 +337,7 @@ class SqsHttpServer:
         return web.Response(status=204) if payload is None else _json(payload, status)
 
     async def _health(self, request: BaseRequest, route: str) -> web.StreamResponse:
-        from .. import __version__
+        from .._version import __version__
 
         runtime = self.runtime
         return _json(

@@ -2,8 +2,11 @@
 
 Chosen per request, as SQS does: an ``X-Amz-Target: AmazonSQS.<Operation>`` header means AWS
 JSON 1.0 (``wire``); otherwise the form (body and URL query string) must carry ``Action=`` --
-the query protocol (``query``), with XML answers and ``ErrorResponse`` bodies. Requests may be
-POSTed to ``/`` or to a queue URL's path (older SDKs do); then the path names the queue.
+the query protocol (``query``), with XML answers and ``ErrorResponse`` bodies -- or the same
+documents as JSON for a client that accepts ``application/json`` (``query-json``), as SQS does.
+Requests may be POSTed to ``/`` or to a queue URL's path (older SDKs do); then the path names the
+queue, and, as on SQS, a query-protocol ``CreateQueue`` or ``ListQueues`` there is an
+``InvalidAction`` and a GET naming no action a 404 ``UnknownOperationException``.
 
 Who is calling comes from the request like on AWS: the region from the SigV4 credential scope
 (``Authorization`` header or presigned ``X-Amz-Credential``), the account from a 12-digit access
@@ -23,13 +26,26 @@ from .._errors import SqsError
 from .._service import QueueUrls
 from .._service._context import split_path
 from . import Caller, Result, request_id, wire
-from .query import decode_query, render_query_error, render_query_success
+from .query import (
+    check_form_size,
+    decode_query,
+    render_query_error,
+    render_query_json_error,
+    render_query_json_success,
+    render_query_success,
+)
 from .validate import check_types
 
 __all__ = ["HttpAnswer", "HttpRequest", "ServerUrls", "error_answer", "parse", "render"]
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
 _QUERY_CONTENT_TYPE = "text/xml"
+_QUERY_JSON_CONTENT_TYPE = "application/json"
+# Actions SQS refuses when a query-protocol request is sent to a queue's URL (AWS-recorded for
+# these two; GetQueueUrl is accepted there).
+_NOT_FOR_QUEUE_URL = frozenset({"CreateQueue", "ListQueues"})
+# AWS's answer to a GET of a queue URL with no action (AWS-recorded: 404, XML whatever Accept).
+_UNKNOWN_OPERATION = b"<UnknownOperationException/>"
 
 
 class HttpRequest:
@@ -87,8 +103,27 @@ class Parsed:
 
 
 def protocol_of(request: HttpRequest) -> str:
-    """``"json"`` or ``"query"``: how to answer this request, even when it is malformed."""
-    return "json" if "x-amz-target" in request.headers else "query"
+    """How to answer this request, even when it is malformed: ``"json"`` (AWS JSON 1.0),
+    ``"query"`` (XML), or ``"query-json"`` (the query protocol for a client that accepts JSON:
+    SQS then answers its documents as JSON)."""
+    headers = request.headers
+    if "x-amz-target" in headers:
+        return "json"
+    accept = headers.get("accept")
+    if accept and "json" in accept and _accepts_json(accept):
+        return "query-json"
+    return "query"
+
+
+def _accepts_json(accept: str) -> bool:
+    return any(
+        part.split(";", 1)[0].strip().lower() == "application/json" for part in accept.split(",")
+    )
+
+
+def _queue_url_path(path: str) -> bool:
+    """Is ``path`` a queue URL's (``/<account>/<name>``, ``/queue/<region>/<account>/<name>``)?"""
+    return not path.startswith("/_sqsmock") and split_path(path)[1] is not None
 
 
 def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | None, str | None]:
@@ -120,6 +155,7 @@ def parse(
         params = wire.decode_json(request.body)
         pairs = request.query
     else:
+        check_form_size(request.body, len(request.query))
         try:
             text = request.body.decode("utf-8")
             pairs = request.query + parse_qsl(
@@ -127,7 +163,12 @@ def parse(
             )
         except UnicodeDecodeError as error:
             raise SqsError("MalformedQueryString", reason=error.reason) from None
+        to_queue = _queue_url_path(request.path)
+        if to_queue and request.method == "GET" and all(key != "Action" for key, _ in pairs):
+            raise SqsError("UnknownOperation")
         operation, params = decode_query(pairs)
+        if to_queue and operation in _NOT_FOR_QUEUE_URL:
+            raise SqsError("InvalidAction", action=operation)
     key, scope_region = _scope(request, pairs)
     if key is not None and len(key) == 12 and key.isdigit():
         account = key
@@ -147,10 +188,26 @@ def render(protocol: str, result: Result) -> HttpAnswer:
         if result.error is not None:
             headers["x-amzn-query-error"] = wire.query_error_header(result.error)
         return HttpAnswer(result.status, headers, wire.json_body(result))
-    headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
     error = result.error
+    if error is not None and error.error == "UnknownOperation":
+        headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
+        return HttpAnswer(result.status, headers, _UNKNOWN_OPERATION)
+    if protocol == "query-json":
+        headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_JSON_CONTENT_TYPE}
+        if error is not None:
+            body = render_query_json_error(
+                error.code, error.query_message, error.status < 500, result.request_id
+            )
+        else:
+            body = render_query_json_success(
+                result.operation, result.payload or {}, result.request_id
+            )
+        return HttpAnswer(result.status, headers, body)
+    headers = {"x-amzn-RequestId": result.request_id, "Content-Type": _QUERY_CONTENT_TYPE}
     if error is not None:
-        body = render_query_error(error.code, error.message, error.status < 500, result.request_id)
+        body = render_query_error(
+            error.code, error.query_message, error.status < 500, result.request_id
+        )
     else:
         body = render_query_success(result.operation, result.payload or {}, result.request_id)
     return HttpAnswer(result.status, headers, body)

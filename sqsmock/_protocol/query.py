@@ -9,17 +9,36 @@ JSON-wire answer (or an error) as the XML SQS sends. The names come from the gen
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from .._errors import SqsError
 from .shapes import OPERATIONS, SHAPES, XML_NAMESPACE
 
-__all__ = ["decode_query", "render_query_error", "render_query_success"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NAME_LENGTH",
+    "MAX_PARAMETERS",
+    "check_form_size",
+    "decode_query",
+    "render_query_error",
+    "render_query_json_error",
+    "render_query_json_success",
+    "render_query_success",
+]
 
 _VALUE = None  # the key under which a form node keeps its own value
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _LIMITS = {"integer": 2**31, "long": 2**63}
+
+# Bounds on a form, far above what any SQS request needs (the largest, a SendMessageBatch of ten
+# entries with ten attributes each, has about 400 parameters, names under 90 characters and 7
+# dotted parts). A form past them is refused before its names are split, so no request builds
+# more than MAX_PARAMETERS * MAX_DEPTH nodes.
+MAX_PARAMETERS = 1000
+MAX_NAME_LENGTH = 256
+MAX_DEPTH = 16
 
 Node = dict[Any, Any]
 
@@ -35,6 +54,11 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     ``X-Amz-*``...) are ignored. Raises ``SqsError`` for a missing or unknown ``Action`` and for
     a value that does not convert.
     """
+    if len(pairs) > MAX_PARAMETERS:
+        raise SqsError("QueryParametersOutOfBounds")
+    for key, _ in pairs:
+        if len(key) > MAX_NAME_LENGTH or key.count(".") >= MAX_DEPTH:
+            raise SqsError("QueryParametersOutOfBounds")
     root: Node = {}
     for key, value in pairs:
         node = root
@@ -53,6 +77,13 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     if entry[0] is None:
         return action, {}
     return action, _structure(SHAPES[entry[0]][1], root, "")
+
+
+def check_form_size(body: bytes, already: int) -> None:
+    """Refuse a form body with too many parameters before it is split (``already``: those of
+    the URL's query string)."""
+    if body and body.count(b"&") + 1 + already > MAX_PARAMETERS:
+        raise SqsError("QueryParametersOutOfBounds")
 
 
 def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, Any]:
@@ -91,7 +122,11 @@ def _decode(shape: str, node: Node, key: str) -> Any:
                 raise SqsError("QueryValueNotBoolean", name=key, value=text)
             return lowered == "true"
         limit = _LIMITS[shape]
-        if _INTEGER.fullmatch(text) is None or not -limit <= int(text) < limit:
+        if (
+            _INTEGER.fullmatch(text) is None
+            or len(text.lstrip("+-0")) > 19  # out of range, and maybe past int()'s digit limit
+            or not -limit <= int(text) < limit
+        ):
             raise SqsError("QueryValueNotInteger", name=key, value=text)
         return int(text)
     kind = definition[0]
@@ -141,9 +176,15 @@ def _indexed(node: Node) -> list[tuple[int, Node]]:
 _ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"}
 # A carriage return must travel as a reference: XML parsers turn a literal one into a line feed.
 _ESCAPES[ord("\r")] = "&#xD;"
+# What XML 1.0 cannot carry at all, not even as a reference (and lone surrogates, which UTF-8
+# cannot encode). SQS refuses such text wherever it keeps it; in an error message quoting the
+# request it is shown as U+FFFD, so that the answer stays a well-formed document.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _text(value: str) -> str:
+    if not (value.isascii() and value.isprintable()) and _NOT_XML.search(value) is not None:
+        value = _NOT_XML.sub("\ufffd", value)
     if "&" in value or "<" in value or ">" in value or '"' in value or "\r" in value:
         return value.translate(_ESCAPES)
     return value
@@ -237,3 +278,61 @@ def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+# --- Answers in JSON (``Accept: application/json``) ------------------------------------------
+#
+# SQS answers a query-protocol request that accepts JSON with the same document as JSON
+# (AWS-recorded): ``{"<Op>Response": {"<Op>Result": {...}, "ResponseMetadata": {"RequestId":
+# ...}}}``. Every member of a result structure is there, ``null`` when absent; a map is a list of
+# its entries (``{"Name": ..., "Value": ...}``); a list that the XML form flattens is named in
+# lower camel case (``queueUrls``, ``messages``). An error is ``{"Error": {"Type", "Code",
+# "Message"}, "RequestId"}``.
+
+_dumps_json = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+# Members SQS's document has beyond the service model (AWS-recorded, always null).
+_EXTRA_MEMBERS = {"ListQueues": ("NextExclusiveStartQueueName",)}
+
+
+def render_query_json_success(operation: str, payload: dict[str, Any], request_id: str) -> bytes:
+    """The JSON document SQS answers for a successful query-protocol ``operation``."""
+    _, output, wrapper = OPERATIONS[operation]
+    inner: dict[str, Any] = {"ResponseMetadata": {"RequestId": request_id}}
+    if output is not None:
+        result = _json_members(SHAPES[output][1], payload)
+        for name in _EXTRA_MEMBERS.get(operation, ()):
+            result[name] = None
+        inner[wrapper] = result
+    return _dumps_json({f"{operation}Response": inner}).encode("utf-8")
+
+
+def render_query_json_error(code: str, message: str, sender: bool, request_id: str) -> bytes:
+    """The JSON form of the ``ErrorResponse`` document."""
+    error = {"Type": "Sender" if sender else "Receiver", "Code": code, "Message": message}
+    return _dumps_json({"Error": error, "RequestId": request_id}).encode("utf-8")
+
+
+def _json_members(members: tuple[Any, ...], value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, shape, _, _, _ in members:
+        item = value.get(name)
+        definition = SHAPES.get(shape)
+        if definition is not None and definition[0] == "list" and definition[3]:
+            name = name[:1].lower() + name[1:]
+        out[name] = None if item is None else _json_value(shape, item)
+    return out
+
+
+def _json_value(shape: str, value: Any) -> Any:
+    definition = SHAPES.get(shape)
+    if definition is None:
+        return value
+    kind = definition[0]
+    if kind == "structure":
+        return _json_members(definition[1], value)
+    if kind == "list":
+        return [_json_value(definition[1], item) for item in value]
+    _, _, value_shape, key_name, value_name, _ = definition
+    return [
+        {key_name: key, value_name: _json_value(value_shape, item)} for key, item in value.items()
+    ]

@@ -14,7 +14,13 @@ from typing import Any, NoReturn
 from .._errors import SqsError
 from .shapes import OPERATIONS, SHAPES
 
-__all__ = ["check_types"]
+__all__ = ["MAX_NESTING", "check_types", "nested_too_deep"]
+
+#: How deeply a request's JSON may nest. SQS's own input nests six levels at most (a batch entry's
+#: attribute's list of values); members it does not know may nest more, up to this bound, since
+#: AWS ignores them. Deeper input is refused as malformed JSON before anything runs: copying it
+#: (the call journal does) would exhaust Python's recursion limit.
+MAX_NESTING = 64
 
 # The Python types each model type accepts, and how botocore names them in its report.
 _SCALARS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -48,7 +54,29 @@ def check_types(operation: str, params: dict[str, Any]) -> None:
     entry = OPERATIONS.get(operation)
     if entry is None or entry[0] is None or _fits(entry[0], params):
         return
+    if nested_too_deep(params):  # before a report would have to print it
+        raise SqsError("InvalidJsonBody")
     _check(entry[0], params, "")
+
+
+def nested_too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Do the dicts and lists of ``value`` nest deeper than ``limit`` (the outermost is 1)?
+
+    Iterative, so it answers for any depth; it visits containers only, not strings.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, (list, tuple)):
+            continue
+        for child in item:
+            if isinstance(child, (dict, list, tuple)):
+                stack.append((child, depth + 1))
+    return False
 
 
 def _fits(shape: str, value: Any) -> bool:
@@ -66,7 +94,10 @@ def _fits(shape: str, value: Any) -> bool:
                 return False
         for key, item in value.items():
             member_shape = members.get(key)
-            if member_shape is not None and not _fits(member_shape, item):
+            if member_shape is None:
+                if isinstance(item, (dict, list, tuple)) and nested_too_deep(item):
+                    return False  # ignored, but it must not sink whoever copies it
+            elif not _fits(member_shape, item):
                 return False
         return True
     definition = SHAPES[shape]
@@ -121,8 +152,12 @@ def _check(shape: str, value: Any, name: str) -> None:
 def _fail(name: str, value: Any, valid: str) -> NoReturn:
     """botocore's wording: ``Invalid type for parameter X, value: 5, type: <class 'int'>, ...``."""
     shown = name[1:] if name.startswith(".") else name or "input"
+    try:
+        text = f"{value}"
+    except ValueError:  # an integer past Python's digit limit for text
+        text = f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
     raise SqsError(
         "ParameterFailsModel",
-        report=f"Invalid type for parameter {shown}, value: {value}, type: {type(value)}, "
+        report=f"Invalid type for parameter {shown}, value: {text}, type: {type(value)}, "
         f"valid types: {valid}",
     )

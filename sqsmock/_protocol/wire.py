@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from .._errors import SqsError
+from .validate import MAX_NESTING, nested_too_deep
 
 __all__ = [
     "JSON_CONTENT_TYPE",
@@ -45,13 +46,21 @@ def json_body(result: Any) -> bytes:
 
 
 def decode_json(body: bytes) -> dict[str, Any]:
-    """The request parameters of a JSON body; an empty body is no parameters."""
+    """The request parameters of a JSON body; an empty body is no parameters.
+
+    The body must be UTF-8, the one encoding of the wire format (``json.loads`` would also take
+    UTF-16 and UTF-32), and nest at most ``MAX_NESTING`` levels; a number past Python's digit
+    limit for integers is malformed too. All of these are refused before any call is made.
+    """
     if not body.strip():
         return {}
     try:
-        parsed = json.loads(body)
-    except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting: not SQS input
+        parsed = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise SqsError("InvalidJsonBody") from None
     if not isinstance(parsed, dict):
+        raise SqsError("InvalidJsonBody")
+    # Deep nesting needs as many brackets: most bodies are spared the walk.
+    if body.count(b"[") + body.count(b"{") > MAX_NESTING and nested_too_deep(parsed):
         raise SqsError("InvalidJsonBody")
     return parsed

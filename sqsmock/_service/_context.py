@@ -29,7 +29,8 @@ _SPLIT_CACHE: dict[str, tuple[str | None, str | None, str]] = {}
 def split_path(url: str) -> tuple[str | None, str | None, str]:
     """``(region, account, name)`` from a queue URL's path or a bare queue name; the host is
     ignored (users point clients at many hosts). The region is known only from the server's
-    ``/queue/<region>/<account>/<name>`` form.
+    ``/queue/<region>/<account>/<name>`` form; ElasticMQ's ``/<account>/<name>`` and
+    ``/queue/<name>`` name the caller's region.
 
     Every call names its queue, usually by the same few URLs: answers are memoised.
     """
@@ -51,6 +52,8 @@ def _split(url: str) -> tuple[str | None, str | None, str]:
         return None, None, ""
     if len(parts) == 1:
         return None, None, parts[0]
+    if len(parts) == 2 and parts[0] == "queue":  # ElasticMQ's older form, /queue/<name>
+        return None, None, parts[1]
     if len(parts) >= 4 and parts[-4] == "queue":
         return parts[-3], parts[-2], parts[-1]
     return None, parts[-2], parts[-1]

@@ -14,7 +14,7 @@ from typing import Any
 from .._engine import Backend, Queue
 from .._engine.config import FIFO_DEFAULT_ATTRIBUTES
 from .._errors import SqsError
-from ._validate import is_encodable
+from ._validate import first_forbidden
 
 __all__ = ["GETTABLE", "describe", "validate"]
 
@@ -78,7 +78,7 @@ def validate(
             raise SqsError("InvalidAttributeName", name=name)
         if not fifo and name in _FIFO_SETTINGS:
             raise SqsError("FifoSettingOnStandardQueue", name=name)
-        if not is_encodable(value):
+        if first_forbidden(value) is not None:  # no Unicode text, or not for XML answers
             raise SqsError("InvalidAttributeValue", name=name)
         out[name] = _canonical(name, value, fifo=fifo, backend=backend, source_arn=source_arn)
     if fifo and not creating and out.get("FifoQueue") == "false":
@@ -108,7 +108,8 @@ def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, source_ar
     if name in _RANGES:
         low, high = _RANGES[name]
         text = value.strip()
-        if not (_INTEGER.fullmatch(text) and low <= int(text) <= high):
+        # (The length test first: int() refuses text of more than 4,300 digits.)
+        if not (len(text) <= 20 and _INTEGER.fullmatch(text) and low <= int(text) <= high):
             raise SqsError("InvalidAttributeValue", name=name)
         return str(int(text))
     if name in _BOOLEANS:
@@ -133,7 +134,7 @@ def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, source_ar
 def _json_map(value: str) -> dict[str, Any] | None:
     try:
         parsed = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) else None
 

@@ -8,7 +8,7 @@ from typing import Any
 from .._errors import SqsError
 from ._context import Call
 from ._registry import Request, Response, action
-from ._validate import is_encodable
+from ._validate import first_forbidden, is_encodable
 
 __all__ = ["MAX_TAGS", "validate_tags"]
 
@@ -28,6 +28,9 @@ def validate_tags(tags: Any, current: Mapping[str, str], queue_name: str) -> dic
         text = "" if value is None else str(value)
         if not (is_encodable(key) and is_encodable(text)):
             raise SqsError("TagNotUnicode", key=ascii(key))
+        if first_forbidden(key) is not None or first_forbidden(text) is not None:
+            # Control characters: no query-protocol ListQueueTags could carry them.
+            raise SqsError("TagInvalidCharacters", key=ascii(key))
         if len(text) > 256:
             raise SqsError("TagValueTooLong", key=key)
         merged[key] = text
