@@ -81,6 +81,15 @@ ERRORS: dict[str, ErrorSpec] = {
     "QueueDoesNotExist": ErrorSpec(
         "QueueDoesNotExist", _Q + "NonExistentQueue", 400, "The specified queue does not exist."
     ),
+    # The same answer, when a queue of that name exists in another region or account of the
+    # mock: AWS's words, then a hint (a wrong client region is the commonest cause).
+    "QueueDoesNotExistElsewhere": ErrorSpec(
+        "QueueDoesNotExist",
+        _Q + "NonExistentQueue",
+        400,
+        "The specified queue does not exist. (sqsmock: a queue named {name} exists in {where}; "
+        "check the client's region and the queue URL's account.)",
+    ),
     "QueueNameExists": ErrorSpec(
         "QueueNameExists",
         "QueueAlreadyExists",
@@ -417,6 +426,20 @@ ERRORS: dict[str, ErrorSpec] = {
         408,
         "The request body was not received within {seconds} seconds.",
     ),
+    # A region not of AWS's form: in the SigV4 credential scope (AWS checks the scope before
+    # anything else), or in a queue URL's path (AWS: a queue URL of another endpoint).
+    "CredentialScopeRegion": ErrorSpec(
+        "SignatureDoesNotMatch",
+        "SignatureDoesNotMatch",
+        403,
+        "Credential should be scoped to a valid region, not '{region}'. ",
+    ),
+    "InvalidAddress": ErrorSpec(
+        "InvalidAddress",
+        "InvalidAddress",
+        404,
+        "The address {address} is not valid for this endpoint.",
+    ),
     # An sqsmock fault, never bad input: the answer says so instead of dropping the connection.
     "InternalFailure": ErrorSpec(
         "InternalFailure",
@@ -443,12 +466,28 @@ ERRORS: dict[str, ErrorSpec] = {
     "ThrottlingException": ErrorSpec(
         "ThrottlingException", "ThrottlingException", 400, "Rate exceeded"
     ),
+    # --- Not SQS: LocalStack's developer endpoint, other services ------------------------------
+    # /_aws/sqs/messages answers ReceiveMessage only, as LocalStack's does.
+    "DeveloperEndpointReceiveOnly": ErrorSpec(
+        "InvalidRequest", "InvalidRequest", 400, "This endpoint only accepts ReceiveMessage calls"
+    ),
+    # A request signed for another service (S3, SNS, ...) reached the SQS server.
+    "NotSqs": ErrorSpec(
+        "UnsupportedOperation",
+        "UnsupportedOperation",
+        501,
+        "sqsmock serves SQS only: this request is for the {service} service. Point {service} "
+        "clients at another endpoint.",
+    ),
 }
 
 
 #: Messages the query protocol words differently from the JSON protocol (AWS-recorded).
 QUERY_MESSAGES: dict[str, str] = {
     "QueueDoesNotExist": "The specified queue does not exist for this wsdl version.",
+    "QueueDoesNotExistElsewhere": "The specified queue does not exist for this wsdl version. "
+    "(sqsmock: a queue named {name} exists in {where}; check the client's region and the queue "
+    "URL's account.)",
 }
 
 
@@ -465,6 +504,7 @@ class SqsError(Exception):
         spec = ERRORS[error]
         self.error = error
         self.spec = spec
+        self.params = params
         try:
             self.message = spec.template.format(**params)
         except ValueError:  # an integer past Python's digit limit for text: say how long it is
@@ -486,7 +526,8 @@ class SqsError(Exception):
     @property
     def query_message(self) -> str:
         """The message as the query protocol words it."""
-        return QUERY_MESSAGES.get(self.error, self.message)
+        template = QUERY_MESSAGES.get(self.error)
+        return self.message if template is None else template.format(**self.params)
 
 
 def batch_entry_error(entry_id: str, error: SqsError) -> dict[str, object]:

@@ -1,16 +1,28 @@
-"""AWS region names: which are real, and which real one a typo meant.
+"""AWS region names: what one looks like, which are real, and which real one a typo meant.
 
-Imports nothing from sqsmock or botocore, so every layer may use it (the server path without
-loading botocore's endpoint data). ``REGIONS`` is the list of regions AWS had when this release
-was made; ``_PATTERNS`` are the partitions' name patterns (as botocore's endpoint data gives
-them, with the compass words AWS uses), which also admit regions opened later.
+A region reaches sqsmock from many sides -- ``mock_sqs(region=...)``, ``serve(region=...)``,
+``sqsmock serve --region``, a config file, a request's SigV4 credential scope, a queue URL, the
+admin API's ``region=`` -- and ends up in queue URLs, ARNs, metrics labels and store keys. Only
+names of AWS's form pass (``us-east-1``, ``us-gov-west-1``, ``us-isob-east-1``, ``cn-north-1``,
+``eusc-de-east-1``): short, lower-case ASCII, no separator of any URL, ARN or key, a compass word
+AWS uses. ``REGIONS`` lists the regions AWS had when this release was made; newer ones of the
+same form pass too. This module imports nothing, so that any layer (the engine and the store
+included) may use it, and the server never loads botocore's endpoint data for it.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["REGIONS", "check_region", "is_region", "suggest_region"]
+__all__ = ["REGION", "REGIONS", "check_region", "is_region", "shown", "suggest_region"]
+
+#: A partition prefix, an optional qualifier (``gov``, ``iso``, ``isob``, ``de``...), a
+#: direction (``east``, ``southeast``, ``central``...) and a number of one or two digits.
+REGION = re.compile(
+    r"(?:us|eu|ap|sa|ca|me|af|il|mx|cn|eusc)(?:-[a-z]{2,4})?"
+    r"-(?:central|(?:north|south)(?:east|west)?|east|west)-[0-9]{1,2}",
+    re.ASCII,
+)
 
 REGIONS: tuple[str, ...] = (
     "af-south-1", "ap-east-1", "ap-east-2", "ap-northeast-1", "ap-northeast-2",
@@ -24,19 +36,32 @@ REGIONS: tuple[str, ...] = (
     "us-isof-east-1", "us-isof-south-1", "eusc-de-east-1",
 )  # fmt: skip
 
-_PATTERN = re.compile(
-    r"(?:us|eu|ap|sa|ca|me|af|il|mx|cn|us-gov|us-iso|us-isob|us-isof|eu-isoe|eusc-de)"
-    r"-(?:central|(?:north|south)(?:east|west)?|east|west)-[0-9]{1,2}"
-)
-_KNOWN = frozenset(REGIONS)
+#: Names already found good: every request names its region, nearly always the same few.
+_GOOD: set[str] = set(REGIONS)
+_GOOD_LIMIT = len(REGIONS) + 64
 
 #: Characters a typist or a font confuses: a substitution between them is the likeliest typo.
 _LOOKALIKE = {frozenset(p) for p in ("l1", "i1", "o0", "I1", "O0", "li", "s5", "z2", "b6")}
 
 
-def is_region(name: object) -> bool:
-    """Whether ``name`` is an AWS region (a known one, or one of a partition's form)."""
-    return isinstance(name, str) and (name in _KNOWN or _PATTERN.fullmatch(name) is not None)
+def is_region(value: object) -> bool:
+    """Whether ``value`` is a region name of AWS's form (not whether AWS has that region)."""
+    if not isinstance(value, str):
+        return False
+    if value in _GOOD:
+        return True
+    if REGION.fullmatch(value) is None:
+        return False
+    if len(_GOOD) < _GOOD_LIMIT:
+        _GOOD.add(value)
+    return True
+
+
+def shown(value: object, limit: int = 64) -> str:
+    """A refused region as an error message quotes it: printable, at most ``limit`` characters."""
+    text = value if isinstance(value, str) else repr(value)
+    text = "".join(c if c.isprintable() else "?" for c in text[: limit + 1])
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _cost(a: str, b: str) -> float:
@@ -61,14 +86,14 @@ def suggest_region(name: str) -> str | None:
 
 
 def check_region(region: object, what: str = "region") -> None:
-    """Refuse a name that is not an AWS region, suggesting the closest real one."""
+    """Refuse a name that is not an AWS region (ValueError), suggesting the closest real one."""
     if is_region(region):
         return
     hint = ""
     if isinstance(region, str):
         close = suggest_region(region)
         hint = f" (did you mean {close!r}?)" if close else ""
-    shown = repr(region) if not isinstance(region, str) or len(region) <= 60 else "a long name"
     raise ValueError(
-        f"{what} {shown} is not an AWS region{hint}; regions look like 'us-east-1' or 'eu-west-2'"
+        f"{what} {shown(region)!r} is not an AWS region{hint}; regions look like 'us-east-1' or "
+        "'eu-west-2'"
     )

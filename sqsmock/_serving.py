@@ -14,9 +14,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._declare import Declarations
@@ -30,6 +33,7 @@ from ._testing.journal import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
+    from ._adapters.http_localstack import LocalStackMode
 
 __all__ = ["DEFAULT_PORT", "SqsServer", "add_serve_command", "run_serve", "serve"]
 
@@ -57,6 +61,22 @@ def _check_port(port: Any) -> None:
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
 
 
+def _check_browsers(allow_hosts: Any, cors_origins: Any) -> tuple[list[str], list[str]]:
+    """``allow_hosts`` and ``cors_origins``, checked and normalised (a lone string is refused:
+    it would read as its letters)."""
+    from ._adapters._browsers import check_allow_host, check_cors_origin
+
+    lists = []
+    for option, value in (("allow_hosts", allow_hosts), ("cors_origins", cors_origins)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise ValueError(f"{option} must be a list of strings, not {value!r}")
+        lists.append(list(value))
+    return (
+        [check_allow_host(name) for name in lists[0]],
+        [check_cors_origin(origin) for origin in lists[1]],
+    )
+
+
 class SqsServer(Handle):
     """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
 
@@ -68,7 +88,7 @@ class SqsServer(Handle):
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         region: str = DEFAULT_REGION,
-        account_id: str = DEFAULT_ACCOUNT,
+        account_id: str | None = None,
         clock: str | Clock | None = "wall",
         persistence: Any = None,
         namespace: str | None = None,
@@ -78,8 +98,22 @@ class SqsServer(Handle):
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
         config: Any = None,
+        allow_hosts: Iterable[str] = (),
+        cors_origins: Iterable[str] = (),
+        public_url: str | None = None,
+        localstack: bool = False,
+        endpoint_strategy: str | None = None,
+        init_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         _check_port(port)
+        self.public_url, self.localstack = _localstack_options(
+            public_url, localstack, endpoint_strategy, init_dir
+        )
+        if self.localstack is not None:
+            allow_hosts = (*allow_hosts, *LOCALSTACK_HOSTS)
+        self.allow_hosts, self.cors_origins = _check_browsers(allow_hosts, cors_origins)
+        if account_id is None:
+            account_id = LOCALSTACK_ACCOUNT if localstack else DEFAULT_ACCOUNT
         super().__init__(
             region=region,
             account_id=account_id,
@@ -116,7 +150,13 @@ class SqsServer(Handle):
 
             runtime = self._new_runtime()
             server = SqsHttpServer(
-                runtime, read_timeout=self._timeouts[0], idle_timeout=self._timeouts[1]
+                runtime,
+                read_timeout=self._timeouts[0],
+                idle_timeout=self._timeouts[1],
+                allow_hosts=self.allow_hosts,
+                cors_origins=self.cors_origins,
+                public_url=self.public_url,
+                localstack=self.localstack,
             )
             ready = threading.Event()
             failure: list[BaseException] = []
@@ -167,6 +207,7 @@ class SqsServer(Handle):
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         ready.set()
+        server.run_init_scripts()
         await self._stopping.wait()
         await server.close()
 
@@ -203,6 +244,55 @@ class SqsServer(Handle):
         return f"<SqsServer {self.region}/{self.account_id} {where}>"
 
 
+#: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
+LOCALSTACK_ACCOUNT = "000000000000"
+LOCALSTACK_PORT = 4566
+LOCALSTACK_HOSTS = (".localhost.localstack.cloud",)
+
+
+def _localstack_options(
+    public_url: str | None,
+    localstack: bool,
+    strategy: str | None,
+    init_dir: str | os.PathLike[str] | None,
+    environ: Mapping[str, str] = os.environ,
+) -> tuple[str | None, LocalStackMode | None]:
+    """The public URL and LocalStack mode these options ask for (ValueError if malformed).
+
+    In LocalStack mode ``SQS_ENDPOINT_STRATEGY`` and ``LOCALSTACK_HOST`` are read from the
+    environment when not given, and the init scripts come from LocalStack's
+    ``/etc/localstack/init/ready.d`` when it exists."""
+    from ._adapters.http_localstack import DEFAULT_INIT_DIR, LocalStackMode
+    from ._protocol.urls import STRATEGIES, check_public_url
+
+    if public_url is not None:
+        public_url = check_public_url(public_url)
+    if not localstack:
+        if strategy is not None or init_dir is not None:
+            raise ValueError("endpoint_strategy and init_dir are LocalStack mode's options")
+        return public_url, None
+    strategy = strategy or environ.get("SQS_ENDPOINT_STRATEGY") or "standard"
+    if strategy == "off":  # LocalStack's name for its plain form
+        strategy = "dynamic"
+    if strategy not in STRATEGIES:
+        raise ValueError(
+            f"SQS endpoint strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}"
+        )
+    host = None
+    if public_url is not None:
+        host = public_url.split("://", 1)[1]
+    elif environ.get("LOCALSTACK_HOST"):
+        public_url = check_public_url("http://" + environ["LOCALSTACK_HOST"].strip())
+        host = public_url.split("://", 1)[1]
+    if init_dir is None and os.path.isdir(DEFAULT_INIT_DIR):
+        init_dir = DEFAULT_INIT_DIR
+    if init_dir is not None and not os.path.isdir(init_dir):
+        raise ValueError(f"init directory {os.fspath(init_dir)!r} does not exist")
+    return public_url, LocalStackMode(
+        strategy=strategy, host=host, init_dir=None if init_dir is None else Path(init_dir)
+    )
+
+
 def serve(**options: Any) -> SqsServer:
     """An SQS server over HTTP for any client: ``with sqsmock.serve(port=0) as server:``.
 
@@ -212,7 +302,11 @@ def serve(**options: Any) -> SqsServer:
     client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``
     ``delivery`` and ``config`` (queues declared in a TOML or ElasticMQ file, or a dict), as for
     ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
-    request body may take, a connection may idle). The handle has ``calls``, ``faults``,
+    request body may take, a connection may idle); ``allow_hosts`` (names besides IP addresses
+    and ``localhost`` that clients may reach it by, such as ``["sqs"]`` in docker-compose;
+    ``".example.com"`` or ``"*.example.com"`` for subdomains, ``"*"`` for any) and
+    ``cors_origins`` (web pages that may call it, such as ``["http://localhost:3000"]``; ``"*"``
+    for any). The handle has ``calls``, ``faults``,
     ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s has.
     """
     return SqsServer(**options)
@@ -228,6 +322,13 @@ def add_serve_command(subparsers: Any) -> None:
         help="serve SQS over HTTP for the AWS CLI, any SDK or process",
         description="Serve SQS over HTTP (AWS JSON 1.0 and the query protocol on one port) "
         "until SIGTERM or SIGINT. Signatures are not verified.",
+        epilog="Web pages open in a browser can send requests to a local server too. sqsmock "
+        "answers only requests for an IP address, localhost or *.localhost, or a name given "
+        "with --allow-host (a page re-pointing its own name at the server, DNS rebinding, is "
+        "refused), and refuses requests from web pages (an Origin header, or Sec-Fetch-Site "
+        "cross-site) unless their origin is the server's own or given with --cors-origin. "
+        "Programs (SDKs, the AWS CLI, curl) are not affected. In a container: --host 0.0.0.0 "
+        "--allow-host <the name other containers use, e.g. sqs>.",
     )
     parser.add_argument(
         "--config",
@@ -274,6 +375,51 @@ def add_serve_command(subparsers: Any) -> None:
         help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
     )
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests for host NAME (repeatable; IP addresses, localhost and "
+        "*.localhost always pass; .example.com or *.example.com: subdomains; *: any name)",
+    )
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages of ORIGIN (such as http://localhost:3000) call the server, with "
+        "CORS (repeatable; *: any origin)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=None,
+        help="scheme, host and port of every queue URL given out, such as "
+        "http://localhost:9324 behind a port mapping or proxy (default: the Host each "
+        "request used)",
+    )
+    parser.add_argument(
+        "--localstack",
+        action="store_true",
+        help="LocalStack's defaults and surface: port 4566, account 000000000000, "
+        "*.localhost.localstack.cloud host names, its queue URL forms, /_localstack/health "
+        "and init, ready.d init scripts, 'Ready.' once serving",
+    )
+    parser.add_argument(
+        "--sqs-endpoint-strategy",
+        choices=("standard", "domain", "path", "dynamic"),
+        default=None,
+        help="with --localstack: LocalStack's queue URL form (default: $SQS_ENDPOINT_STRATEGY, "
+        "else standard)",
+    )
+    parser.add_argument(
+        "--init-dir",
+        metavar="DIR",
+        default=None,
+        help="with --localstack: run DIR's *.sh and *.py in name order once serving (default "
+        "/etc/localstack/init/ready.d when it exists)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -290,9 +436,17 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
+        public_url, localstack = _localstack_options(
+            args.public_url, args.localstack, args.sqs_endpoint_strategy, args.init_dir
+        )
+        if localstack is not None:
+            args.port = LOCALSTACK_PORT if args.port is None else args.port
+            args.account_id = args.account_id or LOCALSTACK_ACCOUNT
+            args.allow_host = [*(args.allow_host or ()), *LOCALSTACK_HOSTS]
         declarations = _settle_options(args)
         check_options(args.region, args.account_id, args.namespace)
         _check_port(args.port)
+        allow_hosts, cors_origins = _check_browsers(args.allow_host, args.cors_origin)
     except ValueError as error:  # ConfigError too
         print(error_line(error), file=sys.stderr)
         return 2
@@ -314,7 +468,13 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as error:  # e.g. not a Redis URL, a negative journal limit, a config
         print(error_line(error), file=sys.stderr)
         return 2
-    server = SqsHttpServer(runtime)
+    server = SqsHttpServer(
+        runtime,
+        allow_hosts=allow_hosts,
+        cors_origins=cors_origins,
+        public_url=public_url,
+        localstack=localstack,
+    )
     return asyncio.run(_serve_until_signalled(server, args))
 
 
@@ -379,6 +539,15 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
         f"sqsmock: serving SQS on {endpoint} (region {args.region}, account {args.account_id})",
         flush=True,
     )
+    if server.host not in ("127.0.0.1", "::1", "localhost") and not args.allow_host:
+        print(
+            "sqsmock: clients reaching this server by a name other than an IP address or "
+            "localhost (such as http://sqs:9324 from another container) need --allow-host NAME",
+            flush=True,
+        )
+    if server.localstack is not None:
+        print("Ready.", flush=True)  # what LocalStack's Testcontainers modules wait for
+        server.run_init_scripts()
     await stopping.wait()
     logging.getLogger("sqsmock.server").info("stopping: ending long polls, finishing calls")
     await server.close()

@@ -98,8 +98,10 @@ def call_query(
 
 
 def admin(endpoint: str, method: str, route: str, body: Any = None) -> Answer:
+    """An admin request; those that may change state are JSON, as the server requires."""
     data = b"" if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
-    return request(endpoint, method, f"/_sqsmock/{route}", data)
+    headers = {} if method in ("GET", "HEAD") else {"Content-Type": "application/json"}
+    return request(endpoint, method, f"/_sqsmock/{route}", data, headers)
 
 
 def raw_exchange(

@@ -34,6 +34,10 @@ UNMODELED_SHAPES = frozenset(
         "RequestTimeout",
         "InternalFailure",
         "ServiceUnavailable",
+        "SignatureDoesNotMatch",
+        # LocalStack's developer endpoint, and requests for other services
+        "InvalidRequest",
+        "UnsupportedOperation",
         # AWS's common errors, answered only by fault injection
         "InternalError",
         "ThrottlingException",
@@ -47,6 +51,7 @@ SERVER_STATUSES = {
     "RequestTimeout": 408,
     "InternalFailure": 500,
     "ServiceUnavailable": 503,
+    "NotSqs": 501,
 }
 #: Helpers of ``_errors`` that took free text.
 FREE_TEXT_HELPERS = frozenset({"invalid", "invalid_for"})

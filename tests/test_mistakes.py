@@ -114,3 +114,47 @@ def test_peek_of_a_queue_in_another_region_says_which_region_has_it():
 def test_peek_of_a_queue_nowhere_in_the_mock():
     with mock_sqs() as sqs, pytest.raises(LookupError, match="'nope' does not exist in this mock"):
         sqs.peek("nope")
+
+
+def test_a_queue_in_another_region_is_named_in_queue_does_not_exist():
+    with mock_sqs():
+        boto3.client("sqs", region_name="eu-west-1").create_queue(QueueName="orders")
+        sqs = boto3.client("sqs", region_name="us-east-1")
+        with pytest.raises(sqs.exceptions.QueueDoesNotExist) as exc:
+            sqs.get_queue_url(QueueName="orders")
+        error = exc.value.response["Error"]
+        assert error["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
+        assert error["Message"].startswith("The specified queue does not exist. (sqsmock: ")
+        assert "a queue named orders exists in region eu-west-1" in error["Message"]
+        # a name that exists nowhere gets AWS's words alone
+        with pytest.raises(sqs.exceptions.QueueDoesNotExist) as exc:
+            sqs.get_queue_url(QueueName="nowhere")
+        assert exc.value.response["Error"]["Message"] == "The specified queue does not exist."
+
+
+def test_a_queue_in_another_account_is_named_over_both_protocols():
+    from server_support import client, request
+
+    import sqsmock
+
+    with sqsmock.serve(port=0) as server:
+        other = client(server.endpoint_url, key="111122223333")  # a 12-digit key: that account
+        url = other.create_queue(QueueName="jobs")["QueueUrl"]
+        mine = client(server.endpoint_url)
+        with pytest.raises(mine.exceptions.QueueDoesNotExist) as exc:
+            mine.get_queue_url(QueueName="jobs")
+        assert "exists in account 111122223333 of region us-east-1" in (
+            exc.value.response["Error"]["Message"]
+        )
+        answer = request(
+            server.endpoint_url,
+            "POST",
+            "/",
+            b"Action=GetQueueUrl&QueueName=jobs",
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert answer.status == 400
+        message = answer.find("Error/Message") or ""
+        assert message.startswith("The specified queue does not exist for this wsdl version.")
+        assert "account 111122223333" in message
+        assert url.endswith("/111122223333/jobs")

@@ -120,13 +120,17 @@ def test_batch_and_attributes_over_http(sqs: Any) -> None:
 
 def test_queue_urls_follow_the_host_the_client_used(server: SqsServer) -> None:
     answer = call_json(
-        server.endpoint_url, "CreateQueue", {"QueueName": "q"}, {"Host": "sqs.local:4566"}
+        server.endpoint_url, "CreateQueue", {"QueueName": "q"}, {"Host": "sqs.localhost:4566"}
     )
-    assert answer.json()["QueueUrl"] == f"http://sqs.local:4566{queue_path('q')}"
-    garbage = call_json(
-        server.endpoint_url, "GetQueueUrl", {"QueueName": "q"}, {"Host": "bad host/<x>"}
-    )
-    assert garbage.json()["QueueUrl"] == f"{server.endpoint_url}{queue_path('q')}"
+    assert answer.json()["QueueUrl"] == f"http://sqs.localhost:4566{queue_path('q')}"
+
+
+def test_queue_urls_of_a_host_that_is_no_url_host_are_the_servers() -> None:
+    with sqsmock.serve(port=0, allow_hosts=["*"]) as server:
+        endpoint = server.endpoint_url
+        call_json(endpoint, "CreateQueue", {"QueueName": "q"}, {"Host": "sqs.local:4566"})
+        garbage = call_json(endpoint, "GetQueueUrl", {"QueueName": "q"}, {"Host": "bad host/<x>"})
+        assert garbage.json()["QueueUrl"] == f"{endpoint}{queue_path('q')}"
 
 
 # -- the query protocol ------------------------------------------------------------------------
@@ -448,7 +452,7 @@ def test_a_client_that_hangs_up_ends_its_long_poll(server: SqsServer, sqs: Any) 
     body = f'{{"QueueUrl": "{url}", "WaitTimeSeconds": 20}}'.encode()
     with socket.create_connection(("127.0.0.1", server.port)) as sock:
         sock.sendall(
-            b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
+            b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
             b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
         )
         wait_until(lambda: waiting_polls(server.endpoint_url) == 1)
@@ -561,7 +565,7 @@ def test_stop_ends_waiting_long_polls() -> None:
 def test_keep_alive_connection_serves_many_calls(server: SqsServer) -> None:
     body = b'{"QueueName": "q"}'
     one = (
-        b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.CreateQueue\r\n"
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: AmazonSQS.CreateQueue\r\n"
         b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
     )
     with socket.create_connection(("127.0.0.1", server.port)) as sock:

@@ -58,7 +58,7 @@ def exchange(server: SqsServer, data: bytes, **options: float | bool) -> bytes:
 
 def json_request(body: bytes, target: str = "AmazonSQS.CreateQueue") -> bytes:
     return (
-        b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         b"X-Amz-Target: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"
         b"Content-Length: %d\r\n\r\n%s" % (target.encode(), len(body), body)
     )
@@ -66,7 +66,7 @@ def json_request(body: bytes, target: str = "AmazonSQS.CreateQueue") -> bytes:
 
 def form_request(body: bytes, path: bytes = b"/") -> bytes:
     return (
-        b"POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"POST %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         b"Content-Type: application/x-www-form-urlencoded\r\n"
         b"Content-Length: %d\r\n\r\n%s" % (path, len(body), body)
     )
@@ -213,13 +213,15 @@ def test_non_utf8_url_query_string(server: SqsServer) -> None:
     raw = exchange(
         server,
         b"GET /?Action=ListQueues&QueueNamePrefix=%FF HTTP/1.1\r\n"
-        b"Host: x\r\nConnection: close\r\n\r\n",
+        b"Host: localhost\r\nConnection: close\r\n\r\n",
     )
     assert xml_error(raw) == (400, "MalformedQueryString")
 
 
 def test_a_browser_get_of_the_root(server: SqsServer) -> None:
-    raw = exchange(server, b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    raw = exchange(
+        server, b"GET /favicon.ico HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
     assert xml_error(raw) == (400, "MissingAction")
 
 
@@ -228,7 +230,7 @@ def test_a_browser_get_of_the_root(server: SqsServer) -> None:
 
 def test_too_large_by_content_length_is_refused_unread(server: SqsServer) -> None:
     head = (
-        b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.SendMessage\r\n"
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: AmazonSQS.SendMessage\r\n"
         b"Content-Length: %d\r\n\r\n" % (100 * 1024 * 1024)
     )
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
@@ -244,7 +246,8 @@ def test_too_large_by_content_length_is_refused_unread(server: SqsServer) -> Non
 def test_too_large_chunked_body_is_refused(server: SqsServer) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(
-            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n"
         )
         chunk = b"a" * 65536
@@ -297,14 +300,17 @@ def test_the_largest_valid_requests_are_admitted(server: SqsServer) -> None:
     [
         b"HELLO WORLD\r\n\r\n",
         b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(64)) + b"\r\n\r\n",
-        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
-        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nabcdefg",
-        b"POST / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 70_000 + b"\r\n\r\n",
-        b"POST / HTTP/9.9\r\nHost: x\r\n\r\n",
-        b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nabc\r\n",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Length: 5\r\nContent-Length: 7\r\n\r\nabcdefg",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Long: " + b"a" * 70_000 + b"\r\n\r\n",
+        b"POST / HTTP/9.9\r\nHost: localhost\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nabc\r\n",
         b"POST / HTTP/1.1\r\nBad Header Line\r\n\r\n",
-        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\nzzzz",
-        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Encoding: bogus\r\nContent-Length: 4\r\n\r\nzzzz",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\nzzzz",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Encoding: bogus\r\nContent-Length: 4\r\n\r\nzzzz",
     ],
 )
 def test_garbage_http_gets_a_400_in_sqs_format(server: SqsServer, data: bytes) -> None:
@@ -317,9 +323,9 @@ def test_garbage_http_gets_a_400_in_sqs_format(server: SqsServer, data: bytes) -
 @pytest.mark.parametrize(
     "data",
     [
-        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nAction=Lis",
-        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Le",
-        b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nAction=",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nAction=Lis",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Le",
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nAction=",
     ],
 )
 def test_requests_cut_short_by_the_client(server: SqsServer, data: bytes) -> None:
@@ -330,7 +336,8 @@ def test_requests_cut_short_by_the_client(server: SqsServer, data: bytes) -> Non
 def test_a_slow_body_times_out_with_408(server: SqsServer) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(
-            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
             b"Content-Length: 100\r\n\r\nAction=Lis"
         )
         started = time.monotonic()
@@ -343,7 +350,7 @@ def test_a_slow_body_times_out_with_408(server: SqsServer) -> None:
 
 def test_a_slow_head_is_cut_off(server: SqsServer) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Tar")
+        sock.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Tar")
         started = time.monotonic()
         raw = read_all(sock, 10)
     assert raw == b""  # closed with nothing to answer: no request was read
@@ -365,7 +372,7 @@ def test_expect_100_continue_is_answered(server: SqsServer) -> None:
     body = b"Action=CreateQueue&QueueName=patient"
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(
-            b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: 100-continue\r\n"
+            b"POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nExpect: 100-continue\r\n"
             b"Content-Type: application/x-www-form-urlencoded\r\n"
             b"Content-Length: %d\r\n\r\n" % len(body)
         )
@@ -380,7 +387,7 @@ def test_expect_100_continue_is_answered(server: SqsServer) -> None:
 def test_expect_100_continue_for_too_large_a_body(server: SqsServer) -> None:
     raw = exchange(
         server,
-        b"POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\n"
         b"Content-Length: %d\r\n\r\n" % (BODY_LIMIT + 1),
     )
     assert not raw.startswith(b"HTTP/1.1 100")

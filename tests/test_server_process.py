@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 from botocore.exceptions import BotoCoreError, ClientError
-from server_support import admin, client, wait_until, waiting_polls
+from server_support import admin, call_json, client, wait_until, waiting_polls
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -134,6 +134,43 @@ def test_listening_on_every_interface(started: list[ServeProcess]) -> None:
     assert server.stop() == 0
 
 
+def test_allowed_hosts_and_origins_reach_the_server(started: list[ServeProcess]) -> None:
+    server = serve(
+        started,
+        "--host",
+        "0.0.0.0",
+        "--allow-host",
+        "sqs",
+        "--cors-origin",
+        "http://localhost:3000",
+    )
+    port = server.endpoint.rsplit(":", 1)[1]
+    local = f"http://127.0.0.1:{port}"
+    listed = call_json(local, "ListQueues", {}, {"Host": f"sqs:{port}"})
+    assert listed.status == 200
+    app = call_json(local, "ListQueues", {}, {"Origin": "http://localhost:3000"})
+    assert app.headers["access-control-allow-origin"] == "http://localhost:3000"
+    refused = call_json(local, "CreateQueue", {"QueueName": "q"}, {"Host": f"evil.example:{port}"})
+    assert refused.status == 403
+    assert b"--allow-host evil.example" in refused.body
+    assert call_json(local, "ListQueues", {}, {"Origin": "http://evil.example"}).status == 403
+    assert admin(local, "GET", "queues").json() == []
+    assert server.stop() == 0
+
+
+def test_serve_help_names_the_browser_options() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "sqsmock", "serve", "--help"],
+        capture_output=True,
+        timeout=60,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    text = b" ".join(shown.split())  # argparse wraps lines
+    assert b"--allow-host NAME" in text and b"--cors-origin ORIGIN" in text
+    assert b"DNS rebinding" in text and b"--host 0.0.0.0 --allow-host" in text
+
+
 def test_a_port_in_use_exits_1(started: list[ServeProcess]) -> None:
     first = serve(started)
     port = first.endpoint.rsplit(":", 1)[1]
@@ -154,6 +191,10 @@ def test_a_port_in_use_exits_1(started: list[ServeProcess]) -> None:
         (["--account-id", "12"], 2, b"account_id"),
         (["--persistence", "not-a-url"], 2, b"Redis URL"),
         (["--persistence", "redis://127.0.0.1:1/0"], 1, b"persistence failed"),
+        (["--region", "us-\u00fc-1"], 2, b"is not an AWS region"),
+        (["--region", "us-" + "a" * 5000 + "-1"], 2, b"is not an AWS region"),
+        (["--allow-host", "sqs:9324"], 2, b"without its port"),
+        (["--cors-origin", "localhost:3000"], 2, b"not a web origin"),
     ],
 )
 def test_bad_options_exit_non_zero(args: list[str], status: int, says: bytes) -> None:

@@ -3,6 +3,7 @@
 * ``botocore``   -- a ``before-call`` hook on every botocore SQS client in the process;
 * ``aiobotocore`` -- the same hook, awaited, on every aiobotocore (and aioboto3) SQS client;
 * ``http``       -- the HTTP server of ``sqsmock serve`` (both SQS wire protocols).
+* ``moto``       -- moto's SNS, S3, EventBridge and Lambda reaching sqsmock's queues in process.
 
 They share the protocol layer, the service and the engine; none calls another or back up.
 """

@@ -53,6 +53,9 @@ def _install() -> None:
     elif not _aio_hook_registered:
         _aio_hook_registered = True
         wrapt.register_post_import_hook(_aio_imported, _AIO_MODULE)
+    from . import moto  # moto's deliveries to SQS: wrapped when moto's modules are imported
+
+    moto.install()
 
 
 def _aio_imported(module: ModuleType) -> None:
@@ -79,6 +82,9 @@ def _uninstall() -> None:
     aiobotocore = sys.modules.get(f"{__package__}.aiobotocore")
     if aiobotocore is not None:
         aiobotocore.uninstall()
+    moto = sys.modules.get(f"{__package__}.moto")
+    if moto is not None:
+        moto.uninstall()
 
 
 # -- environment ------------------------------------------------------------------------------

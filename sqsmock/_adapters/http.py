@@ -20,6 +20,12 @@ query-protocol error. Only a fault of sqsmock itself answers 500 (``InternalFail
 ``/_sqsmock/...`` is not SQS: it is the admin API (health, reset, the clock, queues, a peek at a
 queue's messages, Prometheus metrics, the call journal, fault injection), what users of other
 languages have instead of the Python handle.
+
+Web pages the user opens can reach a local server too: before anything runs, every request passes
+``_browsers.Guard`` (the ``Host`` allow-list, the ``Origin`` check, CORS). SQS runs only for GET
+and POST; admin requests that change state take POST or DELETE with a JSON content type, which
+no page can send without the server's consent. A region named by a request (its credential
+scope, a queue URL) must be of AWS's form (``_regions``) before it reaches the runtime.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import json
 import logging
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 from urllib.parse import parse_qsl
@@ -40,12 +47,25 @@ from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_request import BaseRequest
 
 from .._errors import SqsError
-from .._protocol import Result
-from .._protocol.http import HttpAnswer, HttpRequest, ServerUrls, error_answer, parse, render
+from .._protocol import Result, developer
+from .._protocol.http import (
+    HttpAnswer,
+    HttpRequest,
+    Parsed,
+    ServerUrls,
+    error_answer,
+    parse,
+    render,
+)
+from .._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
+from .._regions import is_region, shown
 from .._runtime import Runtime
-from .._service import ACTIONS
+from .._service import ACTIONS, QueueUrls
 from .._testing import admin
+from .._version import __version__
 from . import ui
+from ._browsers import Guard
+from .http_localstack import LocalStackMode, health_document
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
@@ -61,7 +81,12 @@ MESSAGE_LIMIT = 1024 * 1024
 BODY_LIMIT = 4 * MESSAGE_LIMIT + 64 * 1024
 
 _ADMIN = "/_sqsmock/"
+_LOCALSTACK = "/_localstack/"
 _ADMIN_BODY_LIMIT = 64 * 1024
+#: The methods SQS answers (the query protocol's GET included, as AWS does).
+_SQS_METHODS = ("GET", "POST")
+#: The journal's and fault rules' routes, and the methods each takes.
+_FAILURE_METHODS = {"calls": ("GET", "DELETE"), "faults": ("GET", "POST", "DELETE")}
 _HOST = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 
 
@@ -88,8 +113,18 @@ class SqsHttpServer:
         idle_timeout: float = 75.0,
         shutdown_timeout: float = 30.0,
         body_limit: int = BODY_LIMIT,
+        allow_hosts: Iterable[str] = (),
+        cors_origins: Iterable[str] = (),
+        public_url: str | None = None,
+        localstack: LocalStackMode | None = None,
     ) -> None:
         self.runtime = runtime
+        #: The scheme, host and port of every queue URL given out (``--public-url``), if fixed.
+        self.public_url = public_url
+        #: LocalStack's surface (``--localstack``): URL strategy, health, init scripts.
+        self.localstack = localstack
+        #: Who may call: the ``Host`` allow-list and the web origins allowed (``_browsers``).
+        self.guard = Guard(allow_hosts, cors_origins)
         #: Seconds a request body may take to arrive.
         self.read_timeout = read_timeout
         #: Seconds a connection may sit idle, or send a request's head, before it is closed.
@@ -100,7 +135,7 @@ class SqsHttpServer:
         self.metrics = Metrics()
         self.host = ""
         self.port = 0
-        self._urls: dict[str, ServerUrls] = {}
+        self._urls: dict[str, QueueUrls] = {}
         self._web: _WebServer | None = None
         self._listener: asyncio.AbstractServer | None = None
         self._stopping = False
@@ -133,6 +168,13 @@ class SqsHttpServer:
             )
         self._listener = listener
         self.host, self.port = host, int(listener.sockets[0].getsockname()[1])
+
+    def run_init_scripts(self) -> None:
+        """LocalStack mode: run the ready-stage init scripts, now that the server answers."""
+        mode = self.localstack
+        if mode is not None:
+            runtime = self.runtime
+            mode.scripts.start(mode.script_environment(self.port, runtime.region))
 
     async def close(self) -> None:
         """Stop listening, end long polls (they answer empty), finish the calls under way, and
@@ -179,32 +221,145 @@ class SqsHttpServer:
     # -- requests ---------------------------------------------------------------------------
 
     async def handle(self, request: BaseRequest) -> web.StreamResponse:
+        headers = request.headers
+        refused = self.guard.refusal(headers)
+        if refused is not None:
+            return self._block(request, refused)
+        origin = headers.get("Origin")  # allowed, if any: the guard passed it
+        if (
+            origin is not None
+            and request.method == "OPTIONS"
+            and "Access-Control-Request-Method" in headers
+        ):
+            return web.Response(status=204, headers=self.guard.preflight_headers(origin, headers))
         if self._stopping:
-            return self._refuse(_request_of(request), SqsError("ServiceUnavailable"))
-        self._in_flight += 1
-        self._idle.clear()
-        try:
-            if request.path.startswith(_ADMIN):
-                return await self._admin(request)
-            return await self._sqs(request)
-        finally:
-            self._in_flight -= 1
-            if not self._in_flight:
-                self._idle.set()
+            response = self._refuse(_request_of(request), SqsError("ServiceUnavailable"))
+        else:
+            self._in_flight += 1
+            self._idle.clear()
+            try:
+                path = request.path
+                if path.startswith(_ADMIN):
+                    response = await self._admin(request)
+                elif path.startswith(developer.PATH):
+                    response = await self._developer(request)
+                elif path.startswith(_LOCALSTACK) and self.localstack is not None:
+                    response = await self._localstack(request)
+                else:
+                    response = await self._sqs(request)
+            finally:
+                self._in_flight -= 1
+                if not self._in_flight:
+                    self._idle.set()
+        if origin is not None:
+            response.headers.update(self.guard.cors_headers(origin))
+        return response
 
-    def urls(self, host: str | None) -> ServerUrls:
-        """Queue URLs as the client sees the server: from the request's ``Host``."""
+    def _block(self, request: BaseRequest, reason: str) -> web.StreamResponse:
+        """403 for a request the guard refused: nothing ran, its body is not read."""
+        log.warning("refused %s %s: %s", request.method, shown(request.path), reason.strip())
+        response = web.Response(
+            status=403,
+            body=reason.encode("utf-8", "backslashreplace"),
+            content_type="text/plain",
+            charset="utf-8",
+            headers={"X-Content-Type-Options": "nosniff"},
+        )
+        response.force_close()
+        return response
+
+    def urls(self, host: str | None) -> QueueUrls:
+        """Queue URLs as the client sees the server: from the request's ``Host``, unless a
+        public URL is fixed; in LocalStack's forms in LocalStack mode."""
         if not host or not _HOST.fullmatch(host):
             host = f"{self.host}:{self.port}"
         urls = self._urls.get(host)
         if urls is None:
             if len(self._urls) > 256:
                 self._urls.clear()
-            urls = self._urls[host] = ServerUrls(f"http://{host}")
+            urls = self._urls[host] = self._make_urls(host)
         return urls
+
+    def _make_urls(self, host: str) -> QueueUrls:
+        public, mode = self.public_url, self.localstack
+        if mode is None:
+            return ServerUrls(public or f"http://{host}")
+        scheme, request_host = "http", host
+        if public is not None:
+            scheme, request_host = public.split("://", 1)
+        return LocalStackUrls(
+            mode.strategy, scheme, mode.host or f"{LOCALSTACK_DOMAIN}:{self.port}", request_host
+        )
+
+    # -- LocalStack's surface ---------------------------------------------------------------
+
+    async def _developer(self, request: BaseRequest) -> web.StreamResponse:
+        """``/_aws/sqs/messages``: LocalStack's SQS developer endpoint, in every mode."""
+        http = _request_of(request)
+        json_wanted = "application/json" in request.headers.get("Accept", "")
+        try:
+            if request.method not in ("GET", "POST", "DELETE"):
+                return _json({"error": "use GET, POST or DELETE"}, 405, Allow="GET, POST, DELETE")
+            body = await self._read(request, http)
+            if isinstance(body, web.StreamResponse):
+                return body
+            http.body = body
+            http.query = list(request.rel_url.query.items())
+            runtime = self.runtime
+            call = developer.parse_developer(
+                http,
+                region=runtime.region,
+                account=runtime.account,
+                urls=self.urls(request.headers.get("Host")),
+            )
+            if call.caller.region != runtime.region and not is_region(call.caller.region):
+                raise SqsError("CredentialScopeRegion", region=shown(call.caller.region))
+            backend = runtime.backend
+            result = await runtime.run_engine(lambda: developer.answer(backend, call))
+            protocol = call.protocol
+        except SqsError as error:
+            result = Result.of_error("ReceiveMessage", error)
+            protocol = "json" if "x-amz-target" in request.headers else "query"
+        if protocol == "json":
+            return _response(render("json", result))
+        answer = render("query", result)
+        if json_wanted:
+            return web.Response(
+                status=answer.status,
+                body=developer.as_json_document(answer.body),
+                content_type="application/json",
+            )
+        return _response(answer)
+
+    async def _localstack(self, request: BaseRequest) -> web.StreamResponse:
+        """``/_localstack/health``, ``/_localstack/init`` and ``/_localstack/init/<stage>``."""
+        mode = self.localstack
+        assert mode is not None
+        route = request.path[len(_LOCALSTACK) :].strip("/")
+        if request.method not in ("GET", "HEAD"):
+            return _json({"error": f"use GET for /_localstack/{route}"}, 405, Allow="GET, HEAD")
+        if route == "health":
+            return _json(health_document(f"{__version__} (sqsmock)"))
+        if route == "init":
+            return _json(mode.scripts.document())
+        if route.startswith("init/"):
+            found = mode.scripts.stage_document(route[len("init/") :])
+            if found is not None:
+                return _json(found)
+        return _json({"error": f"no such endpoint /_localstack/{route}"}, 404)
 
     async def _sqs(self, request: BaseRequest) -> web.StreamResponse:
         headers = request.headers
+        if request.method not in _SQS_METHODS:
+            self.metrics.count("", "MethodNotAllowed")
+            response = web.Response(
+                status=405,
+                text=f"SQS takes GET and POST, not {request.method}.\n",
+                content_type="text/plain",
+                headers={"Allow": ", ".join(_SQS_METHODS)},
+            )
+            response.force_close()  # the body, if any, is not read
+            return response
         http = _request_of(request)
         try:
             length = request.content_length
@@ -228,6 +383,7 @@ class SqsHttpServer:
                 account=runtime.account,
                 urls=self.urls(headers.get("Host")),
             )
+            _check_regions(parsed)
             result = await runtime.call_async(parsed.operation, parsed.params, parsed.caller)
             failed = result.error
             outcome = "ok" if failed is None else failed.shape
@@ -286,13 +442,16 @@ class SqsHttpServer:
         try:
             if runtime.backend_or_none is None:
                 return _json({"error": "sqsmock is stopping"}, 503)
-            if route.split("/")[0] in ("calls", "faults"):
-                return await self._failure(request)
+            if route.split("/")[0] in _FAILURE_METHODS:
+                return await self._failure(request, route)
             handler, wanted = self._admin_route(route)
             if handler is None:
                 return _json({"error": f"no admin endpoint /_sqsmock/{route}"}, 404)
             if method != wanted and not (wanted == "GET" and method == "HEAD"):
-                return _json({"error": f"use {wanted} for /_sqsmock/{route}"}, 405)
+                allow = "GET, HEAD" if wanted == "GET" else wanted
+                return _json({"error": f"use {wanted} for /_sqsmock/{route}"}, 405, Allow=allow)
+            if wanted != "GET":
+                _require_json(request, route)
             response: web.StreamResponse = await handler(request, route)
             return response
         except _AdminError as error:
@@ -322,9 +481,21 @@ class SqsHttpServer:
             return self._messages, "GET"
         return None, ""
 
-    async def _failure(self, request: BaseRequest) -> web.StreamResponse:
+    async def _failure(self, request: BaseRequest, route: str) -> web.StreamResponse:
         """``/_sqsmock/calls`` (the call journal) and ``/_sqsmock/faults`` (fault injection):
         answered by ``_testing.admin``, the same for every front end."""
+        parts = route.split("/")
+        if len(parts) == 1:
+            methods = _FAILURE_METHODS[parts[0]]
+        elif parts[0] == "faults" and len(parts) == 2 and parts[1]:
+            methods = ("DELETE",)  # one rule
+        else:
+            raise _AdminError(404, f"no admin endpoint /_sqsmock/{route}")
+        if request.method not in methods:
+            allow = ", ".join(methods)
+            return _json({"error": f"use {allow} for /_sqsmock/{route}"}, 405, Allow=allow)
+        if request.method != "GET":
+            _require_json(request, route)
         body = b""
         if request.method == "POST":
             body = await self._admin_raw(
@@ -337,8 +508,6 @@ class SqsHttpServer:
         return web.Response(status=204) if payload is None else _json(payload, status)
 
     async def _health(self, request: BaseRequest, route: str) -> web.StreamResponse:
-        from .._version import __version__
-
         runtime = self.runtime
         return _json(
             {
@@ -397,7 +566,7 @@ class SqsHttpServer:
         except ValueError:
             raise _AdminError(400, not_json) from None
 
-    def _queue_state(self, queue: Any, urls: ServerUrls) -> dict[str, Any]:
+    def _queue_state(self, queue: Any, urls: QueueUrls) -> dict[str, Any]:
         visible, inflight, delayed = queue.counts()
         return {
             "region": queue.region,
@@ -430,6 +599,13 @@ class SqsHttpServer:
             if not found:
                 raise _AdminError(400, "name the queue: ?queue=<queue URL or name>")
             queue, region = found, request.query.get("region")
+        for named in (region, self.urls(None).split(queue)[0]):
+            if named is not None and not is_region(named):
+                raise _AdminError(
+                    400,
+                    f"region {shown(named)!r} is not an AWS region: regions are named like "
+                    "'us-east-1' or 'eu-west-2'",
+                )
         try:
             views = await self.runtime.run_engine(lambda: runtime.peek(queue, region))
         except LookupError:
@@ -492,10 +668,38 @@ def _labels(**labels: str) -> str:
     return ",".join(f'{name}="{escape(value)}"' for name, value in labels.items())
 
 
-def _json(value: Any, status: int = 200) -> web.Response:
+def _json(value: Any, status: int = 200, **headers: str) -> web.Response:
     return web.Response(
-        status=status, body=json.dumps(value).encode("utf-8"), content_type="application/json"
+        status=status,
+        body=json.dumps(value).encode("utf-8"),
+        content_type="application/json",
+        headers=headers or None,
     )
+
+
+def _require_json(request: BaseRequest, route: str) -> None:
+    """Admin requests that change state are JSON: a web page cannot send that content type
+    cross-origin without a CORS preflight, which only allowed origins pass."""
+    if request.content_type != "application/json":
+        sent = request.headers.get("Content-Type", "none")
+        raise _AdminError(
+            415,
+            f"send Content-Type: application/json to {request.method} /_sqsmock/{route} "
+            f"(not {shown(sent)}); the body may be empty",
+        )
+
+
+def _check_regions(parsed: Parsed) -> None:
+    """Refuse a call naming a region not of AWS's form, before it reaches the runtime: in its
+    credential scope (AWS: 403 SignatureDoesNotMatch) or in its queue URL (404 InvalidAddress)."""
+    region = parsed.caller.region
+    if not is_region(region):
+        raise SqsError("CredentialScopeRegion", region=shown(region))
+    url = parsed.params.get("QueueUrl")
+    if isinstance(url, str):
+        named = parsed.caller.urls.split(url)[0]
+        if named is not None and not is_region(named):
+            raise SqsError("InvalidAddress", address=shown(url, 256))
 
 
 async def _continue(request: BaseRequest) -> None:

@@ -188,8 +188,19 @@ class Backend:
     def get(self, region: str, account: str, name: str) -> Queue:
         queue = self._queues.get((region, account, name))
         if queue is None:
-            raise SqsError("QueueDoesNotExist")
+            raise self._missing(region, account, name)
         return queue
+
+    def _missing(self, region: str, account: str, name: str) -> SqsError:
+        """QueueDoesNotExist, naming where else a queue of that name lives (if anywhere)."""
+        elsewhere = sorted((r, a) for r, a, n in list(self._queues) if n == name)
+        if not elsewhere:
+            return SqsError("QueueDoesNotExist")
+        where = " and ".join(
+            f"region {r}" if a == account else f"account {a} of region {r}"
+            for r, a in elsewhere[:3]
+        )
+        return SqsError("QueueDoesNotExistElsewhere", name=name, where=where)
 
     def by_arn(self, arn: str) -> Queue | None:
         parts = arn.split(":")

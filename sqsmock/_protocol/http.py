@@ -140,12 +140,25 @@ def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | No
     return None, None
 
 
+_SERVICE = re.compile(r"Credential=[^/,\s]+/[^/]*/[^/]*/([A-Za-z0-9._-]{1,64})/")
+
+
+def _service_of(request: HttpRequest) -> str | None:
+    """The AWS service a request was signed for (``sqs`` for SQS), from the SigV4 credential
+    scope every SDK sends; None when unsigned."""
+    found = _SERVICE.search(request.headers.get("authorization", ""))
+    return None if found is None else found.group(1).lower()
+
+
 def parse(
     request: HttpRequest, *, region: str, account: str, urls: QueueUrls, limit: int | None = None
 ) -> Parsed:
     """The call a request makes, or the ``SqsError`` to answer it with."""
     if limit is not None and len(request.body) > limit:
         raise SqsError("RequestEntityTooLarge", limit=limit)
+    service = _service_of(request)
+    if service is not None and service != "sqs":
+        raise SqsError("NotSqs", service=service)
     protocol = protocol_of(request)
     if protocol == "json":
         target = request.headers["x-amz-target"]
