@@ -17,12 +17,17 @@ Sections:
                1 000 rounds vs after 10 000 rounds (deleted messages behind a live head must
                not slow receive down; target <= 1.3x).
   memory       bytes per stored small message at 1 000 000 messages (RSS of a fresh process),
-               with a tracemalloc breakdown.
+               with a tracemalloc breakdown; and bytes still held after 200 large messages
+               (256 KiB bodies) were sent, received and deleted -- standard and FIFO, call
+               journal off -- and after 400 with the call journal at its default bounds.
   persistence  the cycle in memory vs fakeredis vs a real Redis server; and the time to load
                100 000 persisted messages when a mock starts.
   async        µs per API call of the steady cycle through aiobotocore (awaited, one event loop)
                beside the same cycle through botocore, both under sqsmock; and the cost of a
                long poll woken by a send from another task.
+  paths        µs per call of the steady cycle on each in-process path: fast (nothing else
+               watches), serialized (another before-call handler sees the wire request), full
+               (a before-send handler: built, signed and answered from the prepared request).
   chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
                sections too when they were not chosen).
 
@@ -50,6 +55,7 @@ import sys
 import time
 import tracemalloc
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +78,9 @@ DEPTHS = (1_000, 100_000, 1_000_000)
 MOTO_DEPTHS = (1_000, 10_000)
 FIFO_GROUPS = 1_000
 MEMORY_MESSAGES = 1_000_000
+#: Large messages sent, received and deleted in the memory section, and their body size.
+LARGE_MESSAGES = 200
+LARGE_BODY = 256 * 1024
 LOAD_MESSAGES = 100_000
 
 
@@ -867,6 +876,83 @@ def bench_memory() -> None:
     )
     del filler, before, after
     gc.collect()
+    _bench_released()
+
+
+def _held_after_large(fifo: bool, count: int, journal: bool) -> int:
+    """Bytes still traced after ``count`` large messages were sent, received and deleted
+    through boto3 (the call journal at its default bounds, or off)."""
+    options: dict[str, Any] = {} if journal else {"journal_limit": 0}
+    with mock_sqs(clock="frozen", **options):
+        client = _client()
+        attributes = {"FifoQueue": "true"} if fifo else {}
+        url = client.create_queue(
+            QueueName="large.fifo" if fifo else "large", Attributes=attributes
+        )["QueueUrl"]
+
+        def send(i: int) -> None:
+            extra = (
+                {"MessageGroupId": f"g{i % 10}", "MessageDeduplicationId": str(i)} if fifo else {}
+            )
+            client.send_message(QueueUrl=url, MessageBody=f"{i:08d}" * (LARGE_BODY // 8), **extra)
+
+        def drain() -> None:
+            while True:
+                got = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages")
+                if not got:
+                    return
+                entries = [
+                    {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(got)
+                ]
+                del got
+                client.delete_message_batch(QueueUrl=url, Entries=entries)
+
+        send(0)  # warm up botocore's caches
+        drain()
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for i in range(1, count + 1):
+                send(i)
+            drain()
+            gc.collect()
+            return tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+
+
+def _bench_released() -> None:
+    sent = LARGE_MESSAGES * LARGE_BODY
+    print(
+        f"  held after sending, receiving and deleting {_n(LARGE_MESSAGES)} x "
+        f"{LARGE_BODY // 1024} KiB ({sent / 2**20:.0f} MiB; tracemalloc):"
+    )
+    for fifo in (False, True):
+        held = _held_after_large(fifo, LARGE_MESSAGES, journal=False)
+        kind = "FIFO,    " if fifo else "standard,"
+        _check(
+            f"memory: held after deleting large messages, {kind.rstrip(', ')}",
+            held / 2**20,
+            "<=",
+            1.0,
+            unit=" MiB",
+            fmt=".2f",
+            label=f"  {kind} journal off",
+        )
+    count = 2 * LARGE_MESSAGES
+    with warnings.catch_warnings():  # the journal drops its oldest calls: that is the point
+        warnings.simplefilter("ignore", sqsmock.JournalFullWarning)
+        held = _held_after_large(False, count, journal=True)
+    _check(
+        "memory: held after deleting large messages, journal at its bounds",
+        held / 2**20,
+        "<=",
+        65.0,
+        unit=" MiB",
+        fmt=".1f",
+        label=f"  standard, {_n(count)} ({count * LARGE_BODY / 2**20:.0f} MiB), journal on",
+    )
 
 
 # -- persistence ----------------------------------------------------------------------------
@@ -1066,6 +1152,49 @@ def bench_chart() -> None:
     print(f"  wrote {CHART}")
 
 
+# -- paths ----------------------------------------------------------------------------------
+
+
+def _path_cycle(event: str | None) -> Callable[[int], float]:
+    """The steady cycle under sqsmock, with a no-op handler on ``event`` (None: no handler)."""
+
+    def watch(**kwargs: Any) -> None:
+        return None
+
+    def run(_: int) -> float:
+        with mock_sqs():
+            client = _client()
+            if event is not None:
+                client.meta.events.register(event, watch)
+            url = client.create_queue(QueueName="bench")["QueueUrl"]
+
+            def cycle() -> None:
+                client.send_message(QueueUrl=url, MessageBody="hello")
+                message = client.receive_message(QueueUrl=url)["Messages"][0]
+                client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+
+            _per_call(cycle, 3, 100)  # warm up
+            return _per_call(cycle, 3, 1000)
+
+    return run
+
+
+def bench_paths() -> None:
+    print("== in-process paths, steady send/receive/delete cycle (µs per call, median of rounds)")
+    result = _rounds(
+        {
+            "fast": _path_cycle(None),
+            "serialized": _path_cycle("before-call.sqs"),
+            "full": _path_cycle("before-send.sqs"),
+        },
+        rounds=7,
+    )
+    for name, value in result.items():
+        print(f"  {name:10s} {value:8.1f} µs/call")
+    _check("paths: serialized / fast", result["serialized"] / result["fast"])
+    _check("paths: full / fast", result["full"] / result["fast"])
+
+
 # -- summary --------------------------------------------------------------------------------
 
 
@@ -1091,6 +1220,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "memory": bench_memory,
     "persistence": bench_persistence,
     "async": bench_async,
+    "paths": bench_paths,
     "chart": bench_chart,
 }
 

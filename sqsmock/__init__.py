@@ -8,6 +8,7 @@ def test_something():
     ...
 """
 
+from ._adapters._guard import AwsRequestRefused
 from ._declare import ConfigError
 from ._engine import Clock, FrozenClock, MessageView, WallClock
 from ._mock import MockSQS, mock_sqs
@@ -18,6 +19,7 @@ from ._testing import Delivery, JournalFullWarning
 from ._version import __version__ as __version__
 
 __all__ = [
+    "AwsRequestRefused",
     "Clock",
     "ConfigError",
     "Delivery",

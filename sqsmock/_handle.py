@@ -70,19 +70,21 @@ class Handle(FailureTools):
         namespace: str | None,
         persistence_timeout: float,
         journal_limit: int | None,
+        journal_byte_limit: int | None,
         delivery: Delivery | dict[str, Any] | None,
         config: Any = None,
     ) -> None:
         namespace = default_namespace() if namespace is None else namespace
         check_options(region, account_id, namespace)
         make_clock(clock)  # reject a bad clock option now, not at the first activation
-        CallJournal(journal_limit)  # reject a bad limit now
+        CallJournal(journal_limit, journal_byte_limit)  # reject a bad limit now
         self.region = region
         self.account_id = account_id
         self.persistence = persistence
         self.namespace = namespace
         self.persistence_timeout = check_timeout(persistence_timeout)
         self.journal_limit = journal_limit
+        self.journal_byte_limit = journal_byte_limit
         self.delivery = as_delivery(delivery)
         self._clock_option = clock
         #: Queues declared ahead (``config=``): read and checked now, created at each start.
@@ -93,7 +95,7 @@ class Handle(FailureTools):
 
     def _new_runtime(self) -> Runtime:
         """A fresh runtime from these options, for an activation."""
-        return Runtime(
+        runtime = Runtime(
             region=self.region,
             account=self.account_id,
             clock=self._clock_option,
@@ -104,6 +106,8 @@ class Handle(FailureTools):
             delivery=self.delivery,
             declarations=self.declarations,
         )
+        runtime.journal.byte_limit = self.journal_byte_limit
+        return runtime
 
     # -- activation: start() and stop() are each front end's own ------------------------------
 

@@ -24,7 +24,7 @@ from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_REGION, Handle
 from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Delivery
-from ._testing.journal import DEFAULT_LIMIT
+from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 
 __all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
@@ -60,9 +60,15 @@ OPTIONS = (
     "namespace",
     "persistence_timeout",
     "journal_limit",
+    "journal_byte_limit",
     "delivery",
     "config",
+    "allow_aws",
 )
+
+#: ``allow_aws`` of a mock that does not set it; the pytest plugin's ``sqsmock_allow_aws`` ini
+#: option sets it for a test session.
+ALLOW_AWS_DEFAULT = False
 
 
 def _options_error(unknown: list[str]) -> TypeError:
@@ -107,8 +113,10 @@ class MockSQS(Handle):
         namespace: str | None = None,
         persistence_timeout: float = DEFAULT_TIMEOUT,
         journal_limit: int | None = DEFAULT_LIMIT,
+        journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
         config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+        allow_aws: bool | None = None,
     ) -> None:
         super().__init__(
             region=region,
@@ -118,9 +126,12 @@ class MockSQS(Handle):
             namespace=namespace,
             persistence_timeout=persistence_timeout,
             journal_limit=journal_limit,
+            journal_byte_limit=journal_byte_limit,
             delivery=delivery,
             config=config,
         )
+        #: May a request to another AWS service that no mock answered reach real AWS?
+        self.allow_aws = ALLOW_AWS_DEFAULT if allow_aws is None else bool(allow_aws)
         self._depth = 0
         self._lock = threading.Lock()
 
@@ -131,7 +142,7 @@ class MockSQS(Handle):
         with self._lock:
             if self._depth == 0:
                 self._runtime = self._new_runtime()
-                _active.activate(self._runtime)
+                _active.activate(self._runtime, allow_aws=self.allow_aws)
             self._depth += 1
         return self
 
@@ -302,8 +313,10 @@ def mock_sqs(
     namespace: str | None = None,
     persistence_timeout: float = DEFAULT_TIMEOUT,
     journal_limit: int | None = DEFAULT_LIMIT,
+    journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
     delivery: Delivery | dict[str, Any] | None = None,
     config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+    allow_aws: bool | None = None,
 ) -> MockSQS: ...
 
 
@@ -318,10 +331,13 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
     survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
     under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
     Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
-    limit, 0: none) and ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
-    delivery on standard queues, see ``chaos()``) and ``config`` (queues to create at every
+    limit, 0: none), ``journal_byte_limit`` (bytes ``calls`` keeps, default 64 MiB; None: no
+    limit), ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
+    delivery on standard queues, see ``chaos()``), ``config`` (queues to create at every
     start and reset: a TOML file's path, an ElasticMQ ``.conf``, or a dict of the same shape;
-    an error in it raises ``sqsmock.ConfigError`` before anything is created).
+    an error in it raises ``sqsmock.ConfigError`` before anything is created) and
+    ``allow_aws`` (let a botocore request to real AWS that no mock answered go out; by default
+    it is refused).
     """
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:

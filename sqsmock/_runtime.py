@@ -14,7 +14,7 @@ costs one journal append more than the protocol layer itself.
 
 from __future__ import annotations
 
-import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,6 +25,8 @@ from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
 from ._protocol import Caller, Result
 from ._service import Call, Request
+from ._service._wait import in_thread
+from ._store.errors import PersistenceError
 from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Chaos, Delivery, as_delivery
 from ._testing.faults import Faults, Outcome
@@ -33,6 +35,7 @@ from ._testing.journal import DEFAULT_LIMIT, CallJournal
 __all__ = ["Runtime"]
 
 T = TypeVar("T")
+log = logging.getLogger("sqsmock")
 
 
 class Runtime:
@@ -50,13 +53,20 @@ class Runtime:
         journal_limit: int | None = DEFAULT_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
         declarations: Declarations | None = None,
+        lease_seconds: float | None = None,
     ) -> None:
         self.region = region
         self.account = account
         #: Every call answered (``handle.calls``); built first: a bad limit opens no store.
         self.journal = CallJournal(journal_limit)
         self._backend: Backend | None = _open_backend(
-            make_clock(clock), region, account, persistence, namespace, persistence_timeout
+            make_clock(clock),
+            region,
+            account,
+            persistence,
+            namespace,
+            persistence_timeout,
+            lease_seconds,
         )
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
@@ -91,6 +101,18 @@ class Runtime:
     def clock(self) -> Clock:
         return self.backend.clock
 
+    def health(self) -> tuple[bool, str]:
+        """(True, "ok"), or (False, why calls cannot be answered now): the store's Redis does
+        not answer, or this activation lost its namespace's lease (it is taken back, and the
+        state reloaded, by the first call once Redis answers). For a health check: answer 503
+        with the reason while it is False."""
+        backend = self._backend
+        if backend is None:
+            return False, "stopped"
+        store = backend.store
+        problem = None if store is None else store.problem()
+        return (True, "ok") if problem is None else (False, problem)
+
     def close(self) -> None:
         """End waiting long polls and release the store; calls after this are not answered."""
         backend, self._backend = self._backend, None
@@ -112,8 +134,24 @@ class Runtime:
         journal.record(operation, params, result, caller.region, caller.account, when, False)
         return result
 
-    async def call_async(self, operation: str, params: Request, caller: Caller) -> Result:
-        """Answer one call; a long poll awaits without blocking the event loop."""
+    async def call_async(
+        self, operation: str, params: Request, caller: Caller, *, remote: bool = False
+    ) -> Result:
+        """Answer one call; a long poll awaits without blocking the event loop.
+
+        For a ``remote`` caller (over HTTP) a store that fails (Redis away, the lease lost)
+        answers the call with a 503 ``ServiceUnavailable``, which SDKs retry; in process it
+        raises ``PersistenceError``.
+        """
+        if not remote or not self.blocking:
+            return await self._call_async(operation, params, caller)
+        try:
+            return await self._call_async(operation, params, caller)
+        except PersistenceError as error:
+            log.warning("sqsmock answered %s with ServiceUnavailable: %s", operation, error)
+            return Result.of_error(operation, SqsError("ServiceUnavailable"))
+
+    async def _call_async(self, operation: str, params: Request, caller: Caller) -> Result:
         backend = self.backend
         run = _in_thread if self.blocking else None
         if not (self.faults.rules or self.chaos.active):
@@ -274,19 +312,24 @@ _CHAOS_OPERATIONS = frozenset({"ReceiveMessage", "PurgeQueue", "DeleteQueue"})
 
 
 async def _in_thread(func: Callable[[], T]) -> T:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, func)
+    return await in_thread(func)  # on asyncio's or trio's threads, whichever loop runs
 
 
 def _open_backend(
-    clock: Clock, region: str, account: str, persistence: Any, namespace: str, timeout: float
+    clock: Clock,
+    region: str,
+    account: str,
+    persistence: Any,
+    namespace: str,
+    timeout: float,
+    lease_seconds: float | None = None,
 ) -> Backend:
     """A backend: empty, or loaded from the persistence store (taking its ownership lease)."""
     if persistence is None:
         return Backend(clock, region, account)
     from ._store.redis_store import open_store
 
-    store = open_store(persistence, namespace, timeout)
+    store = open_store(persistence, namespace, timeout, lease_seconds)
     backend = Backend(clock, region, account, store)
     try:
         backend.load(store.load())

@@ -27,9 +27,9 @@ from ._declare import load as load_declarations
 from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle, check_options
 from ._runtime import Runtime
-from ._store.redis_store import DEFAULT_TIMEOUT
+from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout
 from ._testing.chaos import Delivery
-from ._testing.journal import DEFAULT_LIMIT
+from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
@@ -96,6 +96,7 @@ class SqsServer(Handle):
         read_timeout: float = 30.0,
         idle_timeout: float = 75.0,
         journal_limit: int | None = DEFAULT_LIMIT,
+        journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
         delivery: Delivery | dict[str, Any] | None = None,
         config: Any = None,
         allow_hosts: Iterable[str] = (),
@@ -122,6 +123,7 @@ class SqsServer(Handle):
             namespace=namespace,
             persistence_timeout=persistence_timeout,
             journal_limit=journal_limit,
+            journal_byte_limit=journal_byte_limit,
             delivery=delivery,
             config=config,
         )
@@ -299,9 +301,9 @@ def serve(**options: Any) -> SqsServer:
     Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
     ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
     ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
-    client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``
-    ``delivery`` and ``config`` (queues declared in a TOML or ElasticMQ file, or a dict), as for
-    ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
+    client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``,
+    ``journal_byte_limit``, ``delivery`` and ``config`` (queues declared in a TOML or ElasticMQ
+    file, or a dict), as for ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
     request body may take, a connection may idle); ``allow_hosts`` (names besides IP addresses
     and ``localhost`` that clients may reach it by, such as ``["sqs"]`` in docker-compose;
     ``".example.com"`` or ``"*.example.com"`` for subdomains, ``"*"`` for any) and
@@ -368,11 +370,25 @@ def add_serve_command(subparsers: Any) -> None:
         "--namespace", default=DEFAULT_NAMESPACE, help="Redis key prefix (default %(default)s)"
     )
     parser.add_argument(
+        "--persistence-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="how long a call waits for Redis before it fails (default %(default)s)",
+    )
+    parser.add_argument(
         "--journal-limit",
         type=int,
         default=DEFAULT_LIMIT,
         metavar="N",
         help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
+    )
+    parser.add_argument(
+        "--journal-byte-limit",
+        type=int,
+        default=DEFAULT_BYTE_LIMIT,
+        metavar="BYTES",
+        help="bytes kept in the call journal (default %(default)s: 64 MiB; 0: none)",
     )
     parser.add_argument(
         "--allow-host",
@@ -462,9 +478,11 @@ def run_serve(args: argparse.Namespace) -> int:
             clock=args.clock,
             persistence=args.persistence,
             namespace=args.namespace,
+            persistence_timeout=check_timeout(args.persistence_timeout),
             journal_limit=args.journal_limit,
             declarations=declarations,
         )
+        runtime.journal.byte_limit = args.journal_byte_limit
     except ValueError as error:  # e.g. not a Redis URL, a negative journal limit, a config
         print(error_line(error), file=sys.stderr)
         return 2

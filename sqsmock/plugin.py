@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
+from . import _mock
 from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer
 
@@ -39,6 +40,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ".conf, relative to the rootdir",
         default="",
     )
+    parser.addini(
+        "sqsmock_allow_aws",
+        "let botocore requests to real AWS that no mock answered go out while an SQS mock is "
+        "active (default: refused)",
+        type="bool",
+        default=False,
+    )
 
 
 def _ini_config(config: pytest.Config) -> str | None:
@@ -49,12 +57,22 @@ def _ini_config(config: pytest.Config) -> str | None:
     return str(config.rootpath / value)
 
 
+_allow_aws_before: list[bool] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "sqsmock(**options): mock SQS for this test; options as for sqsmock.mock_sqs "
-        "(region, account_id, clock, config, ...)",
+        "(region, account_id, clock, config, allow_aws, ...)",
     )
+    _allow_aws_before.append(_mock.ALLOW_AWS_DEFAULT)
+    _mock.ALLOW_AWS_DEFAULT = bool(config.getini("sqsmock_allow_aws"))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _allow_aws_before:
+        _mock.ALLOW_AWS_DEFAULT = _allow_aws_before.pop()
 
 
 @pytest.fixture

@@ -28,9 +28,15 @@ REQUIREMENTS = [
     "pytest-asyncio>=0.23",
     "anyio>=4",
     "fakeredis>=2.20",
+    "opentelemetry-sdk>=1.30",
+    "opentelemetry-instrumentation-botocore>=0.66b0",
 ]
 #: The modules run there.
-MODULES = ["tests/test_async.py", "tests/test_async_aioboto3.py"]
+MODULES = [
+    "tests/test_async.py",
+    "tests/test_async_aioboto3.py",
+    "tests/test_interception_async.py",
+]
 
 
 def _python() -> Path:

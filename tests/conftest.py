@@ -17,10 +17,3 @@ def pytester(pytester: pytest.Pytester) -> pytest.Pytester:
     (pytest-asyncio otherwise warns, in every inner run, that it is unset)."""
     pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
     return pytester
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    """anyio runs a test on every backend installed, trio too when something brings it in
-    (selenium, for the web UI tests, does); aiobotocore runs on asyncio only."""
-    return "asyncio"

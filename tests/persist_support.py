@@ -197,8 +197,10 @@ def free_port() -> int:
 class PrivateRedis:
     """A redis-server of our own, keeping its data in an append-only file under ``directory``."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, append_only: bool = True) -> None:
         self.directory = directory
+        #: False: ``--appendonly no`` (nothing on disk; the server only has to outlive a pause).
+        self.append_only = append_only
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self._drain: threading.Thread | None = None
@@ -214,7 +216,7 @@ class PrivateRedis:
                 "--save",
                 "",
                 "--appendonly",
-                "yes",
+                "yes" if self.append_only else "no",
                 "--appendfsync",
                 "always",
                 "--dir",

@@ -21,3 +21,11 @@ def test_async_tests_pass_with_aiobotocore_2() -> None:
     assert len(outcomes) >= 20, run.output
     failed = {name: outcome for name, outcome in outcomes.items() if outcome != "PASSED"}
     assert failed == {}, run.output
+
+
+def test_in_process_hooks_and_the_aws_guard_with_aiobotocore_2() -> None:
+    run = async_support.run()
+    outcomes = run.outcomes.get("tests/test_interception_async.py", {})
+    assert len(outcomes) >= 6, run.output
+    failed = {name: outcome for name, outcome in outcomes.items() if outcome != "PASSED"}
+    assert failed == {}, run.output

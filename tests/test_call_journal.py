@@ -166,3 +166,162 @@ def test_async_calls_are_recorded_too() -> None:
     with mock_sqs() as sqs:
         asyncio.run(_async_calls(sqs))
         assert [c.operation for c in sqs.calls] == ["CreateQueue", "ListQueues"]
+
+
+# -- bounded in bytes ------------------------------------------------------------------------
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+def test_the_journal_is_bounded_in_bytes_by_default() -> None:
+    from sqsmock._testing.journal import DEFAULT_BYTE_LIMIT
+
+    assert DEFAULT_BYTE_LIMIT == 64 * MIB
+    with mock_sqs() as sqs:
+        assert sqs.calls.byte_limit == DEFAULT_BYTE_LIMIT
+    assert mock_sqs(journal_byte_limit=None).journal_byte_limit is None
+
+
+def test_a_byte_limit_drops_the_oldest_calls_warns_and_counts() -> None:
+    with mock_sqs(journal_byte_limit=MIB) as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        with pytest.warns(JournalFullWarning, match=f"limit of {MIB} bytes"):
+            for i in range(10):
+                c.send_message(QueueUrl=url, MessageBody=str(i) * (200 * KIB))
+        assert sqs.calls.bytes <= MIB
+        sends = sqs.calls.of("SendMessage")
+        # Five bodies of 200 KiB and their entries' overhead fit in 1 MiB; a sixth does not.
+        assert [call.params["MessageBody"][0] for call in sends] == ["5", "6", "7", "8", "9"]
+        assert not any(call.truncated for call in sends)
+        assert sqs.calls.dropped == 6  # CreateQueue and the first five sends
+        sqs.calls.clear()
+        assert sqs.calls.bytes == 0 and sqs.calls.dropped == 0
+
+
+def test_what_the_journal_holds_in_memory_stays_within_its_byte_limit() -> None:
+    # The byte count is not a figure of speech: with the engine releasing deleted messages,
+    # the journal's entries are what is left, and they stay within the limit.
+    import gc
+    import tracemalloc
+
+    with mock_sqs(journal_byte_limit=8 * MIB) as sqs, pytest.warns(JournalFullWarning):
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        c.list_queues()
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for i in range(100):
+                c.send_message(QueueUrl=url, MessageBody=f"{i:08d}" * (32 * KIB))  # 256 KiB
+                (got,) = c.receive_message(QueueUrl=url)["Messages"]
+                c.delete_message(QueueUrl=url, ReceiptHandle=got["ReceiptHandle"])
+                del got
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        assert sqs.calls.dropped > 0 and sqs.calls.bytes <= 8 * MIB
+        assert held < 10 * MIB, f"{held} bytes held after 25 MiB of messages came and went"
+
+
+def test_an_oversized_request_is_kept_truncated_with_its_size() -> None:
+    with mock_sqs() as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        body = "x" * (27 * MIB)
+        with pytest.raises(ClientError):
+            c.send_message(QueueUrl=url, MessageBody=body)
+        (call,) = sqs.calls.of("SendMessage")
+        assert call.error is not None and call.truncated
+        assert call.size >= len(body)
+        assert call.params["MessageBody"] == "x" * 1024
+        assert call.params["QueueUrl"] == url
+        assert sqs.calls.bytes < 64 * KIB
+        assert "truncated" in repr(call)
+
+
+def test_a_rejected_request_is_kept_truncated_an_accepted_one_whole() -> None:
+    with mock_sqs() as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q", Attributes={"MaximumMessageSize": "1024"})["QueueUrl"]
+        wide = c.create_queue(QueueName="wide")["QueueUrl"]
+        body = "y" * (100 * KIB)
+        with pytest.raises(ClientError):
+            c.send_message(QueueUrl=url, MessageBody=body)
+        c.send_message(QueueUrl=wide, MessageBody=body)
+        rejected, accepted = sqs.calls.of("SendMessage")
+        assert rejected.truncated and rejected.size >= len(body)
+        assert len(rejected.params["MessageBody"]) == 1024
+        assert not accepted.truncated and accepted.params["MessageBody"] == body
+
+
+def test_a_call_larger_than_the_byte_limit_is_kept_truncated() -> None:
+    with mock_sqs(journal_byte_limit=64 * KIB) as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        c.send_message(QueueUrl=url, MessageBody="z" * (100 * KIB))
+        got = c.receive_message(QueueUrl=url)["Messages"]
+        assert got[0]["Body"] == "z" * (100 * KIB)  # the caller's answer is whole
+        send, receive = sqs.calls.of("SendMessage") + sqs.calls.of("ReceiveMessage")
+        assert send.truncated and send.params["MessageBody"] == "z" * 1024
+        assert receive.truncated and receive.response["Messages"][0]["Body"] == "z" * 1024
+        assert sqs.calls.bytes <= 64 * KIB
+
+
+@pytest.mark.parametrize("limit", [-1, 1.5, "10"])
+def test_a_bad_byte_limit_is_refused_at_once(limit: object) -> None:
+    with pytest.raises(ValueError, match="journal_byte_limit"):
+        mock_sqs(journal_byte_limit=limit)  # type: ignore[arg-type]
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+
+def test_pages_walk_the_journal_oldest_first() -> None:
+    with mock_sqs() as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        for i in range(250):
+            c.send_message(QueueUrl=url, MessageBody=str(i))
+        first = sqs.calls.page()
+        assert len(first.calls) == 100 and first.next_token is not None
+        assert first.calls[0].operation == "CreateQueue"
+        seen = [call.params.get("MessageBody") for call in first.calls]
+        token = first.next_token
+        while token is not None:
+            page = sqs.calls.page(next_token=token)
+            seen += [call.params["MessageBody"] for call in page.calls]
+            token = page.next_token
+        assert seen == [None] + [str(i) for i in range(250)]
+        small = sqs.calls.page(3, operation="SendMessage", queue="q")
+        assert [call.params["MessageBody"] for call in small.calls] == ["0", "1", "2"]
+        after = sqs.calls.page(3, small.next_token, operation="SendMessage")
+        assert [call.params["MessageBody"] for call in after.calls] == ["3", "4", "5"]
+        assert sqs.calls.page(10, operation="DeleteQueue") == ([], None)
+
+
+def test_a_page_whose_calls_were_dropped_starts_at_the_oldest_kept() -> None:
+    with mock_sqs(journal_limit=5) as sqs, warnings.catch_warnings():
+        warnings.simplefilter("ignore", JournalFullWarning)
+        c = client()
+        c.list_queues()
+        page = sqs.calls.page(1)
+        for _ in range(10):
+            c.create_queue(QueueName="q")
+        later = sqs.calls.page(2, page.next_token)
+        assert [call.operation for call in later.calls] == ["CreateQueue"] * 2
+        assert later.next_token is not None
+
+
+@pytest.mark.parametrize(("limit", "token"), [(0, None), (1, "x"), (1, "-1"), (True, None)])
+def test_a_bad_page_request_is_refused(limit: int, token: str | None) -> None:
+    with mock_sqs() as sqs, pytest.raises(ValueError):
+        sqs.calls.page(limit, token)
+
+
+@pytest.mark.sqsmock(journal_byte_limit=4096)
+def test_the_pytest_marker_takes_a_byte_limit(sqs_mock) -> None:  # type: ignore[no-untyped-def]
+    assert sqs_mock.calls.byte_limit == 4096

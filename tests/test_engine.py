@@ -53,7 +53,7 @@ def send(queue: Queue, *bodies: str, delay: int | None = None) -> list[Message]:
 
 
 def bodies(received: list[Any]) -> list[str]:
-    return [r.message.body for r in received]
+    return [r.body for r in received]
 
 
 # -- TombstoneLog primitives ---------------------------------------------------------------
@@ -557,3 +557,27 @@ def test_drained_queue_stays_usable_from_other_threads_through_boto3(sqs_mock: A
     assert result["attributes"] == {"ApproximateNumberOfMessagesNotVisible": "1"}
     assert queue.lock.acquire(blocking=False)
     queue.lock.release()
+
+
+# -- releasing what leaves the queue -------------------------------------------------------
+
+
+def test_a_removed_message_is_released_but_its_answer_keeps_the_body() -> None:
+    q = make_queue()
+    (sent,) = send(q, "payload " * 100)
+    (got,) = q.receive(1, 30)
+    # Another caller deletes it before this receive's answer is rendered.
+    assert q.delete([got.receipt]) == [None]
+    assert sent.body == "" and sent.attributes is None  # released at once
+    assert got.body == "payload " * 100  # the answer took it under the lock
+    assert q.counts() == (0, 0, 0)
+
+
+def test_a_message_taken_for_a_move_is_handed_on_whole_and_released_in_place() -> None:
+    q = make_queue()
+    sent = send(q, "one", "two")
+    moved, _ = q.take_visible(10)
+    assert [m.body for m in moved] == ["one", "two"]
+    assert [m.message_id for m in moved] == [m.message_id for m in sent]
+    assert all(m.body == "" for m in sent)  # the queue's own records hold no content
+    assert q.counts() == (0, 0, 0)

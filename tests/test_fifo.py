@@ -825,3 +825,53 @@ def test_attempt_id_retry_after_the_visibility_lapsed_is_a_new_receive(
     assert retry["ReceiptHandle"] != first["ReceiptHandle"]  # a fresh receive, a fresh handle
     assert sqs_client.receive_message(QueueUrl=fifo_url).get("Messages") is None
     sqs_client.delete_message(QueueUrl=fifo_url, ReceiptHandle=retry["ReceiptHandle"])
+
+
+def test_attempt_id_retry_within_the_window_restarts_the_visibility_timeout(
+    sqs_client, sqs_mock, fifo_url
+):
+    # AWS: "If a retry occurs within the deduplication interval, it resets the visibility
+    # timeout." The first deadline (t=10) passes; the retry's own (t=8+10) holds.
+    _send_group(sqs_client, fifo_url, "A", "B")
+    request = {
+        "QueueUrl": fifo_url,
+        "MaxNumberOfMessages": 10,
+        "VisibilityTimeout": 10,
+        "ReceiveRequestAttemptId": "try-1",
+    }
+    first = sqs_client.receive_message(**request)["Messages"]
+    sqs_mock.clock.advance(8)
+    retry = sqs_client.receive_message(**request)["Messages"]
+    assert [(m["MessageId"], m["ReceiptHandle"]) for m in retry] == [
+        (m["MessageId"], m["ReceiptHandle"]) for m in first
+    ]
+    assert [m["Body"] for m in retry] == ["A", "B"]
+    sqs_mock.clock.advance(9)  # t=17: past the first deadline, before the retry's
+    assert sqs_client.receive_message(QueueUrl=fifo_url).get("Messages") is None
+    attributes = sqs_client.get_queue_attributes(
+        QueueUrl=fifo_url, AttributeNames=["ApproximateNumberOfMessagesNotVisible"]
+    )["Attributes"]
+    assert attributes["ApproximateNumberOfMessagesNotVisible"] == "2"
+    # The handles still work: they are the current ones.
+    sqs_client.change_message_visibility(
+        QueueUrl=fifo_url, ReceiptHandle=retry[1]["ReceiptHandle"], VisibilityTimeout=60
+    )
+    sqs_mock.clock.advance(2)  # t=19: past the retry's deadline; "B" was extended to t=77
+    again = sqs_client.receive_message(
+        QueueUrl=fifo_url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"]
+    )["Messages"]
+    assert [(m["Body"], m["Attributes"]["ApproximateReceiveCount"]) for m in again] == [("A", "2")]
+
+
+def test_a_second_retry_restarts_the_visibility_timeout_again(sqs_client, sqs_mock, fifo_url):
+    _send_group(sqs_client, fifo_url, "A")
+    request = {"QueueUrl": fifo_url, "VisibilityTimeout": 10, "ReceiveRequestAttemptId": "t"}
+    first = sqs_client.receive_message(**request)["Messages"][0]
+    for _ in range(3):  # each retry at 8 seconds keeps the message in flight
+        sqs_mock.clock.advance(8)
+        retry = sqs_client.receive_message(**request)["Messages"][0]
+        assert retry["ReceiptHandle"] == first["ReceiptHandle"]
+    sqs_mock.clock.advance(9)  # t=33: 9 seconds after the last retry
+    assert sqs_client.receive_message(QueueUrl=fifo_url).get("Messages") is None
+    sqs_client.delete_message(QueueUrl=fifo_url, ReceiptHandle=first["ReceiptHandle"])
+    assert sqs_client.receive_message(QueueUrl=fifo_url).get("Messages") is None

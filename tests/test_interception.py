@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -263,10 +264,32 @@ def test_other_services_are_untouched():
 # -- what the answers look like ------------------------------------------------------------------
 
 
-@pytest.fixture
-def client():
+#: The three ways a call is answered in process: nothing but sqsmock and botocore watch it
+#: (fast); another before-call handler sees the serialized request (serialized); a handler
+#: watches what botocore does after before-call, so the request is built, signed and "sent"
+#: (full). Each answer must be the same.
+PATHS = {
+    "fast": None,
+    "serialized": "before-call.sqs",
+    "full": "before-send.sqs",
+}
+
+
+@pytest.fixture(params=sorted(PATHS))
+def client(request):
+    event = PATHS[request.param]
+    seen: list[str] = []
     with mock_sqs():
-        yield make_client()
+        client = make_client()
+        if event is not None:
+
+            def watch(**kwargs):
+                seen.append(kwargs["event_name"])
+
+            client.meta.events.register(event, watch)
+        yield client
+    if event is not None:  # the path really was taken
+        assert seen, f"no {event} event was emitted"
 
 
 def test_response_metadata(client):
@@ -467,3 +490,216 @@ def test_only_unbuilt_operations_answer_unsupported(client):
         ):
             unsupported.add(operation)
     assert unsupported <= NOT_BUILT
+
+
+# -- what event handlers see, and what AWS would make of it --------------------------------------
+
+TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+OWN_TRACE = "Root=1-67891233-abcdef012345678912345678;Parent=463ac35c9f6413ad;Sampled=0"
+
+
+def add_trace_header(request, **kwargs):
+    """What a tracing library does on ``before-send``: the header SQS turns into the message's
+    AWSTraceHeader."""
+    request.headers["X-Amzn-Trace-Id"] = TRACE
+
+
+def received_trace(client, url):
+    got = client.receive_message(
+        QueueUrl=url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["AWSTraceHeader"]
+    )
+    return [m.get("Attributes", {}).get("AWSTraceHeader") for m in got["Messages"]]
+
+
+def test_before_send_handler_header_becomes_the_aws_trace_header():
+    with mock_sqs():
+        client = make_client()
+        url = client.create_queue(QueueName="traced")["QueueUrl"]
+        client.meta.events.register("before-send.sqs.SendMessage", add_trace_header)
+        client.send_message(QueueUrl=url, MessageBody="traced")
+        assert received_trace(client, url) == [TRACE]
+
+
+def test_the_message_own_trace_header_wins_over_the_request_header():
+    with mock_sqs():
+        client = make_client()
+        url = client.create_queue(QueueName="traced")["QueueUrl"]
+        client.meta.events.register("before-send", add_trace_header)
+        client.send_message(
+            QueueUrl=url,
+            MessageBody="own",
+            MessageSystemAttributes={
+                "AWSTraceHeader": {"DataType": "String", "StringValue": OWN_TRACE}
+            },
+        )
+        client.send_message_batch(
+            QueueUrl=url,
+            Entries=[
+                {"Id": "plain", "MessageBody": "from header"},
+                {
+                    "Id": "own",
+                    "MessageBody": "own",
+                    "MessageSystemAttributes": {
+                        "AWSTraceHeader": {"DataType": "String", "StringValue": OWN_TRACE}
+                    },
+                },
+            ],
+        )
+        assert sorted(received_trace(client, url)) == sorted([OWN_TRACE, TRACE, OWN_TRACE])
+
+
+def test_handlers_after_before_call_run_in_order_on_the_built_signed_request():
+    events: list[str] = []
+    signed: list[bool] = []
+
+    def request_created(request, **kwargs):
+        events.append("request-created")
+
+    def before_sign(request, **kwargs):
+        events.append("before-sign")
+        signed.append("Authorization" in request.headers)
+
+    def before_send(request, **kwargs):
+        events.append("before-send")
+        signed.append(request.headers["Authorization"].startswith(b"AWS4-HMAC-SHA256"))
+        assert request.headers["X-Amz-Target"] == b"AmazonSQS.ListQueues"
+        assert json.loads(request.body) == {"QueueNamePrefix": "p"}
+
+    def after_call(http_response, parsed, **kwargs):
+        events.append(f"after-call {http_response.status_code}")
+
+    with mock_sqs():
+        client = make_client()
+        client.meta.events.register("request-created.sqs.ListQueues", request_created)
+        client.meta.events.register("before-sign.sqs", before_sign)
+        client.meta.events.register("before-send.sqs.ListQueues", before_send)
+        client.meta.events.register("after-call.sqs.ListQueues", after_call)
+        assert "QueueUrls" not in client.list_queues(QueueNamePrefix="p")
+    assert events == ["request-created", "before-sign", "before-send", "after-call 200"]
+    assert signed == [False, True]
+
+
+def test_full_path_errors_are_the_modeled_exceptions():
+    with mock_sqs():
+        client = make_client()
+        client.meta.events.register("before-send", add_trace_header)
+        with pytest.raises(client.exceptions.QueueDoesNotExist) as excinfo:
+            client.get_queue_url(QueueName="missing")
+    response = excinfo.value.response
+    assert response["Error"]["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
+    assert response["Error"]["QueryErrorCode"] == "QueueDoesNotExist"
+    assert response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    assert response["ResponseMetadata"]["RetryAttempts"] == 0
+
+
+def test_full_path_signs_with_placeholders_for_a_client_without_credentials():
+    with mock_sqs():
+        client = make_client()
+        signer = client._request_signer
+        signer._credentials = None  # as a client made where no credentials could be found
+        client.meta.events.register("before-send", add_trace_header)
+        url = client.create_queue(QueueName="unsigned")["QueueUrl"]
+        client.send_message(QueueUrl=url, MessageBody="m")
+        assert received_trace(client, url) == [TRACE]
+    assert signer._credentials is None  # as it was, once no mock is active
+
+
+def test_moto_handler_stands_aside_for_the_calls_sqsmock_answers():
+    moto = pytest.importorskip("moto")
+    with moto.mock_aws(), mock_sqs() as sqs:
+        client = boto3.client("sqs", region_name="us-east-1")
+        client.meta.events.register("before-send", add_trace_header)
+        url = client.create_queue(QueueName="both")["QueueUrl"]
+        sent = client.send_message(QueueUrl=url, MessageBody="to sqsmock")
+        assert [(m.message_id, m.body) for m in sqs.peek("both")] == [
+            (sent["MessageId"], "to sqsmock")
+        ]
+        assert received_trace(client, url) == [TRACE]
+        s3 = boto3.client("s3", region_name="us-east-1")  # moto still answers the rest
+        s3.create_bucket(Bucket="beside-sqsmock")
+        assert [b["Name"] for b in s3.list_buckets()["Buckets"]] == ["beside-sqsmock"]
+
+
+def test_before_call_handler_sees_the_serialized_request():
+    seen: list[tuple[object, ...]] = []
+
+    def inspect(params, **kwargs):
+        body = json.loads(params["body"])
+        seen.append((body.get("DelaySeconds"), params["headers"]["X-Amz-Target"], params["url"]))
+
+    with mock_sqs():
+        client = make_client()
+        url = client.create_queue(QueueName="delayed")["QueueUrl"]
+        client.meta.events.register("before-call.sqs.SendMessage", inspect)
+        client.send_message(QueueUrl=url, MessageBody="later", DelaySeconds=7)
+    assert seen == [(7, "AmazonSQS.SendMessage", f"{UNREACHABLE}/")]
+
+
+def test_a_body_changed_by_a_before_call_handler_is_what_sqs_receives():
+    def delay_everything(params, **kwargs):
+        body = json.loads(params["body"])
+        body["DelaySeconds"] = 60
+        params["body"] = json.dumps(body).encode()
+
+    with mock_sqs(clock="frozen") as mock:
+        client = make_client()
+        url = client.create_queue(QueueName="delayed")["QueueUrl"]
+        client.meta.events.register("before-call.sqs.SendMessage", delay_everything)
+        client.send_message(QueueUrl=url, MessageBody="later")
+        assert "Messages" not in client.receive_message(QueueUrl=url)
+        mock.clock.advance(60)
+        assert [m["Body"] for m in client.receive_message(QueueUrl=url)["Messages"]] == ["later"]
+
+
+def test_a_handler_registered_later_changes_the_path_of_the_next_call():
+    with mock_sqs():
+        client = make_client()
+        url = client.create_queue(QueueName="later")["QueueUrl"]
+        client.send_message(QueueUrl=url, MessageBody="before")
+        client.meta.events.register("before-send.sqs.SendMessage", add_trace_header)
+        client.send_message(QueueUrl=url, MessageBody="after")
+        client.meta.events.unregister("before-send.sqs.SendMessage", add_trace_header)
+        client.send_message(QueueUrl=url, MessageBody="unregistered")
+        got = client.receive_message(
+            QueueUrl=url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"]
+        )["Messages"]
+    traces = {m["Body"]: m["Attributes"].get("AWSTraceHeader") for m in got}
+    assert traces == {"before": None, "after": TRACE, "unregistered": None}
+
+
+def test_fast_path_builds_no_http_request(monkeypatch):
+    # Powertools, once imported, adds a User-Agent handler to every session: it does not count
+    import aws_lambda_powertools  # noqa: F401 - registers its handler on sessions made after
+
+    with mock_sqs():
+        client = boto3.session.Session().client(
+            "sqs",
+            region_name="us-east-1",
+            endpoint_url=UNREACHABLE,
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+            config=Config(retries={"max_attempts": 0}, connect_timeout=0.5),
+        )
+        created = client.meta.events._emitter._handlers.prefix_search("request-created.sqs")
+        assert any("powertools" in getattr(h, "__qualname__", "") for h in created)
+
+        def no_request(*args, **kwargs):
+            raise AssertionError("an HTTP request was built")
+
+        monkeypatch.setattr(client._endpoint, "create_request", no_request)
+        monkeypatch.setattr(client._endpoint, "make_request", no_request)
+        url = client.create_queue(QueueName="fast")["QueueUrl"]
+        client.send_message(QueueUrl=url, MessageBody="m")
+        assert client.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "m"
+
+
+def test_full_path_leaves_out_a_trace_header_that_is_not_text():
+    def add_bad_header(request, **kwargs):
+        request.headers["X-Amzn-Trace-Id"] = "a\ud800b"
+
+    with mock_sqs():
+        client = make_client()
+        url = client.create_queue(QueueName="bad")["QueueUrl"]
+        client.meta.events.register("before-sign.sqs.SendMessage", add_bad_header)
+        client.send_message(QueueUrl=url, MessageBody="x")
+        assert received_trace(client, url) == [None]

@@ -975,7 +975,7 @@ def test_reset_removes_only_its_namespace(store: Store, client: Any) -> None:
         client.delete_queue(QueueUrl=client.create_queue(QueueName="deleted")["QueueUrl"])
         other_keys = store.key_names(other.namespace)
         mine.handle.reset()
-        kept = {mine.namespace + "schema", mine.namespace + "owner"}
+        kept = {mine.namespace + k for k in ("schema", "owner", "commits")}
         assert store.key_names(mine.namespace) <= kept
         assert store.key_names(other.namespace) == other_keys
         assert text(store.client.get(foreign)) == "keep me"
@@ -1018,7 +1018,11 @@ def test_default_namespace_is_sqsmock(client: Any) -> None:
     redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
     with mock_sqs(persistence=redis, clock="frozen"):
         client.create_queue(QueueName="q")
-    assert {text(k) for k in redis.scan_iter()} == {"sqsmock:schema", "sqsmock:queues"}
+    assert {text(k) for k in redis.scan_iter()} == {
+        "sqsmock:schema",
+        "sqsmock:queues",
+        "sqsmock:commits",
+    }
     with mock_sqs(persistence=redis):
         assert client.get_queue_url(QueueName="q")["QueueUrl"].endswith("/q")
 
@@ -1028,7 +1032,7 @@ def test_default_namespace_is_sqsmock(client: Any) -> None:
 
 def test_create_queue_is_written_through(sqs: Persistent, client: Any, store: Store) -> None:
     client.create_queue(QueueName="q", Attributes={"VisibilityTimeout": "45"}, tags={"team": "x"})
-    assert text(store.client.get(store.namespace + "schema")) == "2"
+    assert text(store.client.get(store.namespace + "schema")) == "3"
     meta = store.meta("q")
     assert meta is not None
     assert (meta["name"], meta["region"], meta["account"], meta["fifo"]) == (

@@ -76,6 +76,30 @@ def test_the_journal_over_http(server: SqsServer) -> None:
     assert admin(endpoint, "GET", "calls/1").status == 404
 
 
+def test_the_journal_over_http_comes_in_pages(server: SqsServer) -> None:
+    endpoint = server.endpoint_url
+    sqs = client(endpoint)
+    url = sqs.create_queue(QueueName="orders")["QueueUrl"]
+    for i in range(120):
+        sqs.send_message(QueueUrl=url, MessageBody=str(i))
+    first = admin(endpoint, "GET", "calls").json()
+    assert len(first["calls"]) == 100 and first["dropped"] == 0  # the default page
+    assert first["calls"][0]["operation"] == "CreateQueue"
+    assert first["calls"][1]["size"] > 0 and first["calls"][1]["truncated"] is False
+    rest = admin(endpoint, "GET", f"calls?next_token={first['next_token']}").json()
+    assert "next_token" not in rest
+    bodies = [c["params"]["MessageBody"] for c in first["calls"][1:] + rest["calls"]]
+    assert bodies == [str(i) for i in range(120)]
+    small = admin(endpoint, "GET", "calls?operation=SendMessage&queue=orders&limit=2").json()
+    assert [c["params"]["MessageBody"] for c in small["calls"]] == ["0", "1"]
+    route = f"calls?operation=SendMessage&limit=2&next_token={small['next_token']}"
+    after = admin(endpoint, "GET", route).json()
+    assert [c["params"]["MessageBody"] for c in after["calls"]] == ["2", "3"]
+    for bad in ("limit=0", "limit=1001", "limit=ten", "next_token=x"):
+        answer = admin(endpoint, "GET", f"calls?{bad}")
+        assert answer.status == 400 and "error" in answer.json()
+
+
 def test_bad_fault_rules_over_http_are_400s(server: SqsServer) -> None:
     endpoint = server.endpoint_url
     answer = admin(endpoint, "POST", "faults", {"operation": "SendMessage", "error": "Nope"})
@@ -121,6 +145,21 @@ def test_serve_takes_journal_limit_and_delivery() -> None:
         sqsmock.serve(journal_limit=-1)
 
 
+def test_serve_takes_a_journal_byte_limit() -> None:
+    with sqsmock.serve(port=0, journal_byte_limit=64 * 1024) as server:
+        assert server.calls.byte_limit == 64 * 1024
+        sqs = client(server.endpoint_url)
+        url = sqs.create_queue(QueueName="q")["QueueUrl"]
+        sqs.send_message(QueueUrl=url, MessageBody="b" * 100_000)
+        (send,) = server.calls.of("SendMessage")
+        assert send.truncated and send.size >= 100_000
+        answer = admin(server.endpoint_url, "GET", "calls?operation=SendMessage").json()
+        assert answer["calls"][0]["truncated"] is True
+        assert len(answer["calls"][0]["params"]["MessageBody"]) == 1024
+    with pytest.raises(ValueError, match="journal_byte_limit"):
+        sqsmock.serve(journal_byte_limit=-1)
+
+
 def test_the_command_takes_a_journal_limit() -> None:
     import subprocess
     import sys
@@ -135,3 +174,10 @@ def test_the_command_takes_a_journal_limit() -> None:
         [sys.executable, "-m", "sqsmock", "serve", "--help"], capture_output=True, timeout=60
     )
     assert b"--journal-limit" in shown.stdout
+    assert b"--journal-byte-limit" in shown.stdout
+    done = subprocess.run(
+        [sys.executable, "-m", "sqsmock", "serve", "--port", "0", "--journal-byte-limit", "-1"],
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and b"journal_byte_limit" in done.stderr

@@ -192,6 +192,7 @@ def test_a_port_in_use_exits_1(started: list[ServeProcess]) -> None:
         (["--persistence", "not-a-url"], 2, b"Redis URL"),
         (["--persistence", "redis://127.0.0.1:1/0"], 1, b"persistence failed"),
         (["--region", "us-\u00fc-1"], 2, b"is not an AWS region"),
+        (["--persistence-timeout", "0"], 2, b"persistence_timeout must be a positive number"),
         (["--region", "us-" + "a" * 5000 + "-1"], 2, b"is not an AWS region"),
         (["--allow-host", "sqs:9324"], 2, b"without its port"),
         (["--cors-origin", "localhost:3000"], 2, b"not a web origin"),

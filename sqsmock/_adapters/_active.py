@@ -8,7 +8,9 @@ of a stack shared by both. When the first mock starts:
   the moment it is imported while a mock is active. sqsmock never imports aiobotocore itself
   (nor requires it): a process that does not use it does not pay for importing it;
 * placeholder credentials and region are set when the environment has none, so clients can be
-  created without any AWS set-up and without probing the network for credentials.
+  created without any AWS set-up and without probing the network for credentials;
+* a request bound for real AWS that no mock answered is refused before it opens a connection,
+  unless the innermost mock allows it (``allow_aws``).
 
 When the last mock stops, all of it is undone.
 """
@@ -25,7 +27,7 @@ import wrapt
 
 from .._runtime import Runtime
 
-__all__ = ["activate", "active", "deactivate", "stack"]
+__all__ = ["activate", "active", "aws_allowed", "deactivate", "stack"]
 
 _lock = threading.Lock()
 #: The active runtimes, innermost last. Read without the lock (a list read is atomic).
@@ -33,11 +35,19 @@ stack: list[Runtime] = []
 _env_set: dict[str, str | None] = {}
 _aio_hook_registered = False
 _AIO_MODULE = "aiobotocore.client"
+#: The active runtimes whose mock lets requests reach real AWS (``allow_aws=True``).
+_allowing_aws: set[int] = set()
 
 
 def active() -> Runtime | None:
     """The innermost active runtime, if any."""
     return stack[-1] if stack else None
+
+
+def aws_allowed() -> bool:
+    """May a request no mock answered leave for real AWS? Not while the innermost active mock
+    refuses it; always when no mock is active."""
+    return not stack or id(stack[-1]) in _allowing_aws
 
 
 # -- installing -------------------------------------------------------------------------------
@@ -56,6 +66,9 @@ def _install() -> None:
     from . import moto  # moto's deliveries to SQS: wrapped when moto's modules are imported
 
     moto.install()
+    from . import kombu  # kombu's asynchronous SQS client (imports no kombu itself)
+
+    kombu.watch()
 
 
 def _aio_imported(module: ModuleType) -> None:
@@ -85,6 +98,9 @@ def _uninstall() -> None:
     moto = sys.modules.get(f"{__package__}.moto")
     if moto is not None:
         moto.uninstall()
+    kombu = sys.modules.get(f"{__package__}.kombu")
+    if kombu is not None:
+        kombu.uninstall()
 
 
 # -- environment ------------------------------------------------------------------------------
@@ -152,11 +168,13 @@ def _forget_placeholder_credentials() -> None:
         session._credentials = None
 
 
-def activate(runtime: Runtime) -> None:
+def activate(runtime: Runtime, *, allow_aws: bool = False) -> None:
     with _lock:
         if not stack:
             _install()
             _prepare_environment(runtime.region)
+        if allow_aws:
+            _allowing_aws.add(id(runtime))
         stack.append(runtime)
 
 
@@ -166,6 +184,7 @@ def deactivate(runtime: Runtime) -> None:
             if stack[i] is runtime:
                 del stack[i]
                 break
+        _allowing_aws.discard(id(runtime))
         if not stack:
             _uninstall()
             _restore_environment()

@@ -8,13 +8,17 @@ after the mock started, before or after sqsmock was imported:
 
 * ``_make_api_call`` gives an SQS client's event emitter our ``before-call`` handler (once per
   client) and runs aiobotocore's normal path;
-* ``_convert_to_request_dict`` validates without serializing, exactly as for botocore;
+* ``_convert_to_request_dict`` picks the call's path exactly as for botocore: validated
+  without serializing when nobody else looks, serialized when another ``before-call`` handler
+  does, built, signed and answered at ``before-send`` when somebody watches later events or
+  wraps the request building (aws-xray-sdk, OpenTelemetry);
 * the handler returns a coroutine, which aiobotocore's emitter awaits: it awaits
   ``Runtime.call_async``, so a long poll waits without blocking the event loop (a send from
   another task or thread wakes it at once; on a frozen clock it jumps time). Its answer is the
   botocore adapter's ``(http, parsed)``, with an http response whose ``content`` is awaitable
   as aiobotocore's are. aiobotocore then skips signing and sending, emits ``after-call`` and
-  raises the modeled error classes itself.
+  raises the modeled error classes itself;
+* ``AioEndpoint._send`` refuses a request bound for real AWS that no mock answered.
 
 Imported only when aiobotocore is (see ``_active``); sqsmock does not require aiobotocore.
 Supported: aiobotocore 2.x (from 2.13, the first on botocore >= 1.34.90) and 3.x.
@@ -28,12 +32,15 @@ from typing import Any
 
 from aiobotocore.awsrequest import AioAWSResponse
 from aiobotocore.client import AioBaseClient
+from aiobotocore.credentials import AioCredentials
+from aiobotocore.endpoint import AioEndpoint
 from botocore.model import OperationModel
 
 from .._protocol import Result
 from .._runtime import Runtime
 from . import botocore as sync
 from ._active import stack
+from ._guard import refused
 
 __all__ = ["AioSqsHttpResponse", "install", "uninstall"]
 
@@ -76,7 +83,7 @@ def _before_call(
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
-    if sync.defers(runtime, model.name):
+    if sync._FULL in context or sync.defers(runtime, model.name):
         _patch_for_deferred_calls()
         sync.defer(runtime, model, params, context, validated, _DEFERRED)
         return None
@@ -93,11 +100,13 @@ def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
     context = sync.sending_context(request)
     if not context or _DEFERRED not in context:
         return None
-    return _answer_attempt(context)
+    return _answer_attempt(context, request)
 
 
-async def _answer_attempt(context: Any) -> Any:
+async def _answer_attempt(context: Any, request: Any) -> Any:
     runtime, model, request_dict, validated = context[_DEFERRED]
+    if sync._FULL in context:
+        request_dict = sync.as_sent(request)
     answered = await answer_async(runtime, model, request_dict, context, validated)
     return sync.attempt_answered(runtime, context, answered)
 
@@ -146,7 +155,7 @@ def _patch_for_deferred_calls() -> None:
 async def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
     if stack and not sync.hooked(self):
         sync.hook(self, _before_call, _before_send)
-    return await _ORIGINAL(self, operation_name, api_params)
+    return await _previous["_make_api_call"].__get__(self)(operation_name, api_params)
 
 
 async def _convert_to_request_dict(
@@ -158,37 +167,49 @@ async def _convert_to_request_dict(
     headers: Any = None,
     set_user_agent_header: bool = True,
 ) -> Any:
-    if not sync.answers(self, context):
-        assert _ORIGINAL_CONVERT is not None  # installed only then
-        return await _ORIGINAL_CONVERT(
-            self, api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
+    path = sync.route(self, operation_model, context)
+    if path == sync.FAST:
+        return sync.unserialized_request(
+            self, api_params, operation_model, endpoint_url, context, headers
         )
-    return sync.unserialized_request(
-        self, api_params, operation_model, endpoint_url, context, headers
+    if path == sync.FULL:
+        sync.full_path(self, context, AioCredentials)
+    return await _previous["_convert_to_request_dict"].__get__(self)(
+        api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
     )
 
 
+async def _send(self: Any, request: Any) -> Any:
+    if stack:
+        error = refused(self, request)
+        if error is not None:
+            raise error
+    return await _previous["_send"].__get__(self)(request)
+
+
 _CLASS = AioBaseClient
-#: aiobotocore's own coroutines, kept for the lifetime of the process.
-_ORIGINAL: Callable[..., Any] = _CLASS._make_api_call
-#: aiobotocore defines its own (a coroutine) in every supported version; should one inherit
-#: botocore's, the botocore adapter's wrapper covers it.
-_ORIGINAL_CONVERT: Callable[..., Any] | None = (
-    vars(_CLASS).get("_convert_to_request_dict")
-    if inspect.iscoroutinefunction(vars(_CLASS).get("_convert_to_request_dict"))
-    else None
-)
+#: What each wrapped coroutine was when sqsmock wrapped it, kept for the lifetime of the process.
+_previous: dict[str, Callable[..., Any]] = {
+    "_make_api_call": _CLASS._make_api_call,
+    "_send": AioEndpoint._send,
+}
+_WRAPPERS: list[tuple[type, str, Callable[..., Any]]] = [
+    (_CLASS, "_make_api_call", _make_api_call),
+    (AioEndpoint, "_send", _send),
+]
+#: aiobotocore defines its own ``_convert_to_request_dict`` (a coroutine) in every supported
+#: version; should one inherit botocore's, the botocore adapter's wrapper covers it.
+if inspect.iscoroutinefunction(vars(_CLASS).get("_convert_to_request_dict")):
+    _previous["_convert_to_request_dict"] = vars(_CLASS)["_convert_to_request_dict"]
+    _WRAPPERS.append((_CLASS, "_convert_to_request_dict", _convert_to_request_dict))
+# How aiobotocore builds a request: wrapped (as aws-xray-sdk wraps its prepare_request), the
+# full path is taken.
+sync.REQUEST_BUILDERS += [(AioEndpoint, "create_request"), (AioEndpoint, "prepare_request")]
 
 
 def install() -> None:
-    if _CLASS._make_api_call is not _make_api_call:
-        _CLASS._make_api_call = _make_api_call
-        if _ORIGINAL_CONVERT is not None:
-            _CLASS._convert_to_request_dict = _convert_to_request_dict
+    sync.install_wrappers(_WRAPPERS, _previous)
 
 
 def uninstall() -> None:
-    if _CLASS._make_api_call is _make_api_call:
-        _CLASS._make_api_call = _ORIGINAL
-        if _ORIGINAL_CONVERT is not None:
-            _CLASS._convert_to_request_dict = _ORIGINAL_CONVERT
+    sync.uninstall_wrappers(_WRAPPERS, _previous)

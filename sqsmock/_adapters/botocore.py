@@ -7,17 +7,21 @@ While at least one mock is active:
   wrapper only makes sure an SQS client's event emitter carries our handlers (once per client)
   and then runs botocore's normal path: parameter validation, serialization, endpoint
   resolution, the user's own event handlers.
-* For such a client, ``BaseClient._convert_to_request_dict`` validates the parameters as
-  botocore would (``ParamValidationError`` as usual) but does not serialize them: they are kept
-  for the answer, and the request carries only its headers -- nobody will send it.
+* For such a client, ``BaseClient._convert_to_request_dict`` picks the call's path from the
+  handlers that would see it (see "which path a call takes" below). On the fast path it
+  validates the parameters as botocore would (``ParamValidationError`` as usual) but does not
+  serialize them: they are kept for the answer, and the request carries only its headers --
+  nobody will send it, and nobody else looks. When another handler looks, botocore serializes
+  the request as usual.
 * The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
-  hands the parameters to the innermost active runtime. Its answer becomes ``(http, parsed)``
-  for botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
+  hands the call to the innermost active runtime. Its answer becomes ``(http, parsed)`` for
+  botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
   errors itself. With no mock active the handler returns None and botocore proceeds as if
   sqsmock were absent.
-
-* A call that a fault-injection rule may change is answered at ``before-send`` instead, once
-  per attempt, so that botocore's retry loop runs as against AWS (see "faulted calls" below).
+* A call that a fault-injection rule may change, or one whose request somebody watches after
+  ``before-call`` (the full path), is answered at ``before-send`` instead, once per attempt, so
+  that botocore builds, signs and retries as against AWS (see "faulted calls" below).
+* ``Endpoint._send`` refuses a request bound for real AWS that no mock answered (``_guard``).
 
 The parsed answer is built directly as botocore's parser would build it from SQS's wire answer
 (``CHECK_AGAINST_BOTOCORE`` makes every answer prove it); the wire body itself is rendered only
@@ -30,11 +34,13 @@ import contextvars
 import functools
 import json
 import threading
+import weakref
 from collections.abc import Callable
 from email.utils import formatdate
 from typing import Any
 
 import botocore.client
+import botocore.endpoint
 from botocore.awsrequest import AWSResponse, HeadersDict
 from botocore.exceptions import ParamValidationError
 from botocore.model import OperationModel
@@ -47,8 +53,17 @@ from .._protocol.validate import check_types
 from .._runtime import Runtime
 from .._service import Request
 from ._active import activate, active, deactivate, stack
+from ._guard import AwsRequestRefused, refused
 
-__all__ = ["CHECK_AGAINST_BOTOCORE", "activate", "active", "deactivate", "install", "uninstall"]
+__all__ = [
+    "CHECK_AGAINST_BOTOCORE",
+    "AwsRequestRefused",
+    "activate",
+    "active",
+    "deactivate",
+    "install",
+    "uninstall",
+]
 
 #: sqsmock's own test suite sets this: every answer is then also rendered to the wire and
 #: parsed by botocore's own parser, and the direct result must be identical.
@@ -224,7 +239,9 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
-    if runtime.faults.rules and runtime.faults.may_apply(model.name):  # ``defers``, inlined
+    if _FULL in context or (
+        runtime.faults.rules and runtime.faults.may_apply(model.name)  # ``defers``, inlined
+    ):
         defer(runtime, model, params, context, validated)
         return None
     return answer(runtime, model, params, context, validated)
@@ -282,6 +299,8 @@ def _before_send(request: Any, **_: Any) -> Any:
     if not context or _DEFERRED not in context:
         return None
     runtime, model, request_dict, validated = context[_DEFERRED]
+    if _FULL in context:
+        request_dict = as_sent(request)
     return attempt_answered(
         runtime, context, answer(runtime, model, request_dict, context, validated)
     )
@@ -307,7 +326,8 @@ def attempt_answered(runtime: Runtime, context: Any, answered: tuple[Any, Any] |
     back-off."""
     if answered is None:  # never let a mocked call reach the network
         raise RuntimeError("sqsmock stopped while an SQS call was being made")
-    context[CLOCK] = runtime.clock
+    backend = runtime.backend_or_none  # None: the mock stopped during the call (a long poll)
+    context[CLOCK] = backend.clock if backend is not None else None
     return answered[0]
 
 
@@ -415,9 +435,11 @@ def hook(
         # events first, so every other before-call handler -- the user's, and botocore's own
         # (its recursion detection adds X-Amzn-Trace-Id inside Lambda) -- runs before ours.
         events.register_last("before-call", handler, unique_id="sqsmock-before-call")
-        # Calls a fault rule may change are answered per attempt, inside the retry loop.
+        # Deferred calls (fault rules, the full path) are answered per attempt, inside the
+        # retry loop, by the last before-send handler: after every other one has run.
         send = before_send or _before_send
         events.register_last("before-send", send, unique_id="sqsmock-before-send")
+        _yield_to_sqsmock(events)
         setattr(events, _SQS, True)
     setattr(events, _MARK, True)
 
@@ -425,7 +447,7 @@ def hook(
 def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
     if stack and not getattr(self.meta.events, _MARK, False):
         hook(self, _before_call)
-    return _ORIGINAL(self, operation_name, api_params)
+    return _previous["_make_api_call"].__get__(self)(operation_name, api_params)
 
 
 def hooked(client: Any) -> bool:
@@ -433,8 +455,98 @@ def hooked(client: Any) -> bool:
     return bool(getattr(client.meta.events, _MARK, False))
 
 
+# -- which path a call takes ----------------------------------------------------------------
+#
+# FAST: nothing but botocore's, boto3's and sqsmock's own handlers would see the request, so it
+# is not serialized at all and is answered at ``before-call``.
+# SERIALIZED: other ``before-call`` handlers exist (a request logger, a test reading the body):
+# the request is serialized as botocore would, so they see what would go on the wire; it is
+# still answered at ``before-call``, from that request.
+# FULL: something watches what happens after ``before-call`` -- a handler on
+# ``request-created``, ``before-sign``, ``before-send``, ``response-received``, ``before-parse``
+# or ``needs-retry`` (aws-xray-sdk's, OpenTelemetry's, the user's), or a wrapped request
+# builder (``Endpoint.create_request``/``prepare_request``: how aws-xray-sdk and OpenTelemetry
+# inject ``X-Amzn-Trace-Id``). botocore then builds, signs and "sends" the request as usual,
+# and the last ``before-send`` handler answers from the request as prepared -- with the headers
+# the others added, as AWS would receive it.
+
+FAST, SERIALIZED, FULL = 1, 2, 3
+_FULL = "sqsmock_full"
+_AFTER_BEFORE_CALL = (
+    "request-created",
+    "before-sign",
+    "before-send",
+    "response-received",
+    "before-parse",
+    "needs-retry",
+)
+#: Handlers from these packages do not change the path: botocore's and aiobotocore's defaults,
+#: boto3's, sqsmock's own, and moto's (which stands aside for calls sqsmock answers).
+_OWN_PACKAGES = frozenset({"botocore", "aiobotocore", "boto3", "aioboto3", "sqsmock", "moto"})
+#: Nor do handlers of these modules, which only add their name to the User-Agent header (which
+#: SQS ignores): AWS Lambda Powertools registers one on every session once imported.
+_USER_AGENT_ONLY = frozenset({"aws_lambda_powertools.shared.user_agent"})
+#: The methods building a request: wrapped by someone (not sqsmock), the full path is taken.
+REQUEST_BUILDERS: list[tuple[type, str]] = [
+    (botocore.endpoint.Endpoint, "create_request"),
+    (botocore.endpoint.Endpoint, "prepare_request"),
+]
+_PLANS = "_sqsmock_plans"
+
+
+def _foreign(handler: Any) -> bool:
+    """Is ``handler`` someone else's than botocore's, boto3's, sqsmock's or moto's?"""
+    while isinstance(handler, functools.partial):
+        handler = handler.func
+    module = getattr(handler, "__module__", None) or type(handler).__module__ or ""
+    return module.partition(".")[0] not in _OWN_PACKAGES and module not in _USER_AGENT_ONLY
+
+
+def _plan(emitter: Any, operation: str) -> int:
+    """The path a call of ``operation`` takes, from the handlers registered on ``emitter``."""
+    handlers = emitter._handlers
+    for event in _AFTER_BEFORE_CALL:
+        if any(_foreign(h) for h in handlers.prefix_search(f"{event}.sqs.{operation}")):
+            return FULL
+    if any(_foreign(h) for h in handlers.prefix_search(f"before-call.sqs.{operation}")):
+        return SERIALIZED
+    return FAST
+
+
+def _builders_wrapped() -> bool:
+    for cls, name in REQUEST_BUILDERS:
+        method = vars(cls).get(name)
+        if method is not None and getattr(method, "__wrapped__", None) is not None:
+            return True
+    return False
+
+
+def route(client: Any, operation_model: Any, context: Any) -> int:
+    """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other."""
+    if not stack or context is None or not getattr(client.meta.events, _SQS, False):
+        return 0
+    if _builders_wrapped():
+        return FULL
+    # Remembered per emitter and operation until a handler is registered or unregistered
+    # (botocore then replaces the emitter's lookup cache, whose identity is the key).
+    emitter = getattr(client.meta.events, "_emitter", client.meta.events)
+    cache = getattr(emitter, "_lookup_cache", None)
+    if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
+        return FULL
+    memo = getattr(emitter, _PLANS, None)
+    if memo is None or memo[0] is not cache:
+        memo = (cache, {})
+        setattr(emitter, _PLANS, memo)
+    plans: dict[str, int] = memo[1]
+    operation = operation_model.name
+    plan = plans.get(operation)
+    if plan is None:
+        plan = plans[operation] = _plan(emitter, operation)
+    return plan
+
+
 def answers(client: Any, context: Any) -> bool:
-    """Will sqsmock answer this client's call (so its request need not be serialized)?"""
+    """Will sqsmock answer this client's call?"""
     return bool(stack) and context is not None and getattr(client.meta.events, _SQS, False)
 
 
@@ -447,11 +559,61 @@ def _convert_to_request_dict(
     headers: Any = None,
     set_user_agent_header: bool = True,
 ) -> Any:
-    if not answers(self, context):
-        return _ORIGINAL_CONVERT(
-            self, api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
+    path = route(self, operation_model, context)
+    if path == FAST:
+        return unserialized_request(
+            self, api_params, operation_model, endpoint_url, context, headers
         )
-    return unserialized_request(self, api_params, operation_model, endpoint_url, context, headers)
+    if path == FULL:
+        full_path(self, context)
+    return _previous["_convert_to_request_dict"].__get__(self)(
+        api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
+    )
+
+
+def full_path(client: Any, context: Any, credentials: Callable[..., Any] | None = None) -> None:
+    """Mark the call for the full path; a client without credentials signs with placeholders
+    (AWS needs a signature; nobody under the mock has credentials for it)."""
+    context[_FULL] = True
+    signer = getattr(client, "_request_signer", None)
+    if signer is not None and getattr(signer, "_credentials", False) is None:
+        from botocore.credentials import Credentials
+
+        signer._credentials = (credentials or Credentials)(_PLACEHOLDER, _PLACEHOLDER)
+        _placeholder_signers.add(signer)
+
+
+_PLACEHOLDER = "testing"
+_placeholder_signers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _forget_placeholder_credentials() -> None:
+    """Signers given placeholders sign as before (with none) once no mock is active."""
+    for signer in list(_placeholder_signers):
+        credentials = getattr(signer, "_credentials", None)
+        if getattr(credentials, "access_key", None) == _PLACEHOLDER:
+            signer._credentials = None
+    _placeholder_signers.clear()
+
+
+def as_sent(request: Any) -> dict[str, Any]:
+    """The prepared request of a full-path call, as ``prepare`` reads a request dict."""
+    headers: dict[str, str] = {}
+    for name, value in request.headers.items():
+        if isinstance(value, bytes):
+            headers[name] = value.decode("utf-8", "replace")
+        elif isinstance(value, str):
+            headers[name] = value
+        else:  # what the email parser made of text it could not encode: nothing SQS could keep
+            try:
+                headers[name] = str(value)
+            except UnicodeError:
+                continue
+    body = request.body
+    if hasattr(body, "read"):  # a stream (nobody streams an SQS request, but be safe)
+        body = body.read()
+        request.reset_stream()
+    return {"body": body or b"", "headers": headers, "url": request.url}
 
 
 def unserialized_request(
@@ -487,21 +649,97 @@ def unserialized_request(
     }
 
 
-#: botocore's own methods, kept for the lifetime of the process (a call in flight while the
-#: last mock stops still reaches them).
-_ORIGINAL: Callable[..., Any] = botocore.client.BaseClient._make_api_call
-_ORIGINAL_CONVERT: Callable[..., Any] = botocore.client.BaseClient._convert_to_request_dict
+# -- moto beside sqsmock ----------------------------------------------------------------------
+
+
+def _yield_to_sqsmock(events: Any) -> None:
+    """moto's ``before-send`` handler answers every AWS URL while ``mock_aws`` is active: on an
+    SQS client, make it stand aside for the calls sqsmock answers at ``before-send`` (the
+    deferred and full-path ones). It keeps answering everything else, and everything once no
+    sqsmock mock is active."""
+    emitter = getattr(events, "_emitter", events)
+    handlers = getattr(emitter, "_handlers", None)
+    if handlers is None:
+        return
+    for handler in list(handlers.prefix_search("before-send")):
+        if type(handler).__module__.partition(".")[0] != "moto":
+            continue
+        events.unregister("before-send", handler)
+        events.register_first("before-send", functools.partial(_moto_unless_ours, handler))
+
+
+def _moto_unless_ours(moto_handler: Any, request: Any = None, **kwargs: Any) -> Any:
+    context = sending_context(request)
+    if context and stack and any(key.startswith(_DEFERRED) for key in context):
+        return None
+    return moto_handler(request=request, **kwargs)
+
+
+# -- nothing leaves for AWS -------------------------------------------------------------------
+
+
+def _send(self: Any, request: Any) -> Any:
+    if stack:
+        error = refused(self, request)
+        if error is not None:
+            raise error
+    return _previous["_send"].__get__(self)(request)
+
+
+# -- installing -------------------------------------------------------------------------------
+
+#: What each wrapped method was when sqsmock wrapped it (botocore's own, or another wrapper
+#: such as OpenTelemetry's or aws-xray-sdk's): sqsmock's wrappers call it. Kept after the last
+#: mock stops: a call in flight then still reaches it.
+_previous: dict[str, Callable[..., Any]] = {
+    "_make_api_call": botocore.client.BaseClient._make_api_call,
+    "_convert_to_request_dict": botocore.client.BaseClient._convert_to_request_dict,
+    "_send": botocore.endpoint.Endpoint._send,
+}
+_WRAPPERS: list[tuple[type, str, Callable[..., Any]]] = [
+    (botocore.client.BaseClient, "_make_api_call", _make_api_call),
+    (botocore.client.BaseClient, "_convert_to_request_dict", _convert_to_request_dict),
+    (botocore.endpoint.Endpoint, "_send", _send),
+]
+
+
+def wraps_ours(method: Any, ours: Any) -> bool:
+    """Is ``ours`` ``method`` or inside it (someone wrapped sqsmock's wrapper)?"""
+    for _ in range(32):
+        if method is ours:
+            return True
+        method = getattr(method, "__wrapped__", None)
+        if method is None:
+            return False
+    return False
+
+
+def install_wrappers(
+    wrappers: list[tuple[type, str, Callable[..., Any]]], previous: dict[str, Callable[..., Any]]
+) -> None:
+    """Put each wrapper in place over whatever is there now (remembered in ``previous``),
+    unless it is there already -- perhaps inside another's wrapper, which then stays."""
+    for cls, name, ours in wrappers:
+        current = vars(cls).get(name, getattr(cls, name))
+        if not wraps_ours(current, ours):
+            previous[name] = current
+            setattr(cls, name, ours)
+
+
+def uninstall_wrappers(
+    wrappers: list[tuple[type, str, Callable[..., Any]]], previous: dict[str, Callable[..., Any]]
+) -> None:
+    """Put back what each wrapper replaced. A wrapper someone wrapped in turn stays (it lets
+    every call through while no mock is active); taking it out would take theirs out too."""
+    for cls, name, ours in wrappers:
+        if vars(cls).get(name) is ours:
+            setattr(cls, name, previous[name])
 
 
 def install() -> None:
-    cls = botocore.client.BaseClient
-    if cls._make_api_call is not _make_api_call:
-        cls._make_api_call = _make_api_call
-        cls._convert_to_request_dict = _convert_to_request_dict
+    install_wrappers(_WRAPPERS, _previous)
 
 
 def uninstall() -> None:
-    cls = botocore.client.BaseClient
-    if cls._make_api_call is _make_api_call:
-        cls._make_api_call = _ORIGINAL
-        cls._convert_to_request_dict = _ORIGINAL_CONVERT
+    uninstall_wrappers(_WRAPPERS, _previous)
+    _forget_placeholder_credentials()

@@ -61,6 +61,7 @@ from .._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
 from .._regions import is_region, shown
 from .._runtime import Runtime
 from .._service import ACTIONS, QueueUrls
+from .._store.errors import PersistenceError
 from .._testing import admin
 from .._version import __version__
 from . import ui
@@ -384,7 +385,9 @@ class SqsHttpServer:
                 urls=self.urls(headers.get("Host")),
             )
             _check_regions(parsed)
-            result = await runtime.call_async(parsed.operation, parsed.params, parsed.caller)
+            result = await runtime.call_async(
+                parsed.operation, parsed.params, parsed.caller, remote=True
+            )
             failed = result.error
             outcome = "ok" if failed is None else failed.shape
             self.metrics.count(result.operation, outcome)
@@ -458,6 +461,9 @@ class SqsHttpServer:
             return _json({"error": error.text}, error.status)
         except ConnectionError:
             raise
+        except PersistenceError as error:  # the store is away: retry later, as SQS calls do
+            log.warning("sqsmock answered %s %s with 503: %s", method, request.path, error)
+            return _json({"error": f"the persistence store is unavailable: {error}"}, 503)
         except Exception:
             log.exception("sqsmock failed to answer %s %s", method, request.path)
             return _json({"error": "internal failure; see the server's log"}, 500)
@@ -508,16 +514,20 @@ class SqsHttpServer:
         return web.Response(status=204) if payload is None else _json(payload, status)
 
     async def _health(self, request: BaseRequest, route: str) -> web.StreamResponse:
+        """200 while calls can be answered; 503 with the reason while the store is away (the
+        lease heals by itself when it is back)."""
         runtime = self.runtime
-        return _json(
-            {
-                "status": "ok",
-                "version": __version__,
-                "queues": len(runtime.backend.queues()),
-                "region": runtime.region,
-                "account": runtime.account,
-            }
-        )
+        healthy, reason = runtime.health()
+        payload: dict[str, Any] = {
+            "status": "ok" if healthy else "unavailable",
+            "version": __version__,
+            "queues": len(runtime.backend.queues()),
+            "region": runtime.region,
+            "account": runtime.account,
+        }
+        if not healthy:
+            payload["reason"] = reason
+        return _json(payload, 200 if healthy else 503)
 
     async def _reset(self, request: BaseRequest, route: str) -> web.StreamResponse:
         await self.runtime.run_engine(self.runtime.reset)

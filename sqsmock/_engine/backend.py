@@ -37,7 +37,7 @@ Key = tuple[str, str, str]
 
 
 def _key(qid: str) -> Key:
-    region, account, name = qid.split("/", 2)
+    region, account, name = qid.rsplit("/", 2)  # a name and an account hold no "/"
     return region, account, name
 
 
@@ -312,9 +312,40 @@ class Backend:
         store = self.store
         if store is not None:
             store.settle()  # nothing to do unless an earlier write's outcome is unknown
+            if store.take_resync():
+                self._resync(store.load())
             if store.late:
                 self._reconcile(store.take_late())
         self.move_tasks.run(wait=False)
+
+    def _resync(self, snapshot: Snapshot) -> None:
+        """The store was regained after its lease lapsed: every queue reloads from it before
+        its next call, queues it no longer holds go, queues it holds that memory lacks come,
+        and the deleted names and move tasks are its own."""
+        with self._gate.exclusive():
+            with self._lock:
+                current = dict(self._queues)
+            stored = {_key(qid): qid for qid in snapshot.queues}
+            for key, queue in current.items():
+                if key in stored:
+                    queue.stale = True
+                    continue
+                with queue.lock:
+                    queue.drop()
+                with self._lock:
+                    if self._queues.get(key) is queue:
+                        del self._queues[key]
+                queue.notify()
+            for key, qid in stored.items():
+                if key not in current:
+                    rebuilt = self._build(qid, snapshot.queues[qid])
+                    with self._lock:
+                        self._queues.setdefault(key, rebuilt)
+            with self._lock:
+                self._deleted = {_key(qid): when for qid, when in snapshot.deleted.items()}
+            tasks = self._new_move_tasks()
+            tasks.restore(snapshot.tasks)
+            self.move_tasks = tasks
 
     def _reconcile(self, late: list[list[Op]]) -> None:
         """Memory takes in commits that raised but reached the store (a reply lost after Redis

@@ -15,12 +15,28 @@ receive never looks at a blocked group:
 Deduplication ids live ``DEDUP_WINDOW`` seconds from the first send (kept after delete), expired
 through a heap ordered by deadline, so the cache cannot grow without bound. The scope (queue or
 message group) is the one the queue was created with. Purge clears the cache.
+
+With a store, a restarted queue answers as the one before it would have: the rotation's order
+is part of the answer. A group joins the back of the rotation either during a call (its head
+was sent, deleted, made visible) or when time passes (its head's visibility timeout or delay
+ends). Calls write a *ticket* per group (state ``r:<group>``): ``[0, when, n]`` when it joined,
+``[1, n]`` when it left by delivering, ``n`` counting the queue's events (one per receive).
+Lapses are not written
+(time-driven transitions never are); a restore orders ready groups as memory would have:
+a lapse at ``T`` comes before a join at ``T`` in a later call, lapses due together go in the
+timer heap's order (enqueue order), and a lapse due at the very moment of its receive
+(VisibilityTimeout 0) comes after every event of that receive. Receive attempts
+(``ReceiveRequestAttemptId``) are kept too (state ``a:<id>``), so a retry after a restart gets
+the same messages.
 """
 
 from __future__ import annotations
 
 import heapq
+import json
+import math
 from collections import OrderedDict, deque
+from typing import Any
 
 from .._store import Op, QueueRecord
 from .message import INFLIGHT, VISIBLE, Message, Received
@@ -36,6 +52,9 @@ DEDUP_WINDOW = 300.0
 ATTEMPT_WINDOW = 300.0
 #: SequenceNumbers are 20-digit decimal strings, strictly increasing per queue.
 SEQUENCE_BASE = 18_000_000_000_000_000_000
+#: Names of the queue's stored state: a group's rotation ticket, a receive attempt.
+_TICKET = "r:"
+_ATTEMPT = "a:"
 
 
 #: A group's deque is compacted once it holds more removed messages than this and than live
@@ -82,10 +101,17 @@ class FifoQueue(Queue):
         self._rotation: OrderedDict[str, None] = OrderedDict()
         self._dedup: dict[str, tuple[str, str | None, float]] = {}
         self._dedup_expiry: list[tuple[float, str]] = []
-        self._attempts: dict[str, tuple[float, list[tuple[Received, int]]]] = {}
+        #: ReceiveRequestAttemptId -> (expiry, [(message, receipt handle, generation)]).
+        self._attempts: dict[str, tuple[float, list[tuple[Message, str, int]]]] = {}
         self._attempt_expiry: list[tuple[float, str]] = []
         self._sequence = 0
         self._taking = False
+        #: Counts rotation events (joins, deliveries) for the tickets written to the store.
+        self._events = 0
+        #: Inside ``_advance`` or a restore: groups that join now are not written (time-driven).
+        self._quiet = False
+        #: During a restore: when each restored message's visibility timeout or delay lapsed.
+        self._lapsed: dict[str, float] = {}
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -134,6 +160,7 @@ class FifoQueue(Queue):
             cached = self._attempts.get(attempt)
             if cached is not None and cached[0] == expires:
                 del self._attempts[attempt]
+                self.journal.record(Op("unstate", self.qid, _ATTEMPT + attempt))
 
     # -- group readiness --------------------------------------------------------------------
 
@@ -144,11 +171,24 @@ class FifoQueue(Queue):
         if head is None:
             self._rotation.pop(group.key, None)
             del self._groups[group.key]
+            if self.journal.ops is not None:
+                self.journal.record(Op("unstate", self.qid, _TICKET + group.key))
         elif head.state == VISIBLE:
             if group.key not in self._rotation:
                 self._rotation[group.key] = None
+                if not self._quiet and self.journal.ops is not None:
+                    self._events += 1
+                    ticket = f"[0,{self.clock.now()!r},{self._events}]"
+                    self.journal.record(Op("state", self.qid, _TICKET + group.key, ticket))
         else:
             self._rotation.pop(group.key, None)
+
+    def _advance(self, now: float) -> None:
+        quiet, self._quiet = self._quiet, True
+        try:
+            super()._advance(now)
+        finally:
+            self._quiet = quiet
 
     def _make_visible(self, m: Message) -> None:
         m.state = VISIBLE
@@ -172,20 +212,39 @@ class FifoQueue(Queue):
         if attempt_id is not None:
             cached = self._attempts.get(attempt_id)
             if cached is not None and all(
-                r.message.gen == gen and r.message.receipt == r.receipt for r, gen in cached[1]
+                m.gen == gen and m.receipt == receipt for m, receipt, gen in cached[1]
             ):
-                return [r for r, _ in cached[1]]
+                # A retry within the window: the same messages and handles, and their
+                # visibility timeout starts again.
+                again = [self._restart(m, vt, now) for m, _, _ in cached[1]]
+                cached[1][:] = [(r.message, r.receipt, r.message.gen) for r in again]
+                self._record_attempt(attempt_id, cached[0], again)
+                return again
         got = super()._receive(max_messages, vt, polling, attempt_id, dead)
         if attempt_id is not None and got:
             expires = self.clock.now() + ATTEMPT_WINDOW
-            self._attempts[attempt_id] = (expires, [(r, r.message.gen) for r in got])
+            entries = [(r.message, r.receipt, r.message.gen) for r in got]
+            self._attempts[attempt_id] = (expires, entries)
             heapq.heappush(self._attempt_expiry, (expires, attempt_id))
+            self._record_attempt(attempt_id, expires, got)
         return got
+
+    def _record_attempt(self, attempt_id: str, expires: float, got: list[Received]) -> None:
+        """Persist a receive attempt (its messages' handles and deadlines), for a retry after a
+        restart."""
+        if self.journal.ops is not None:
+            record = [
+                expires,
+                [[r.message.message_id, r.receipt, r.message.visible_at] for r in got],
+            ]
+            self.journal.record(Op("state", self.qid, _ATTEMPT + attempt_id, json.dumps(record)))
 
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
         rotation = self._rotation
         policy = self.config.redrive
+        self._events += 1
+        call = self._events  # groups that deliver now lapse together (VisibilityTimeout 0)
         self._taking = True
         try:
             while rotation and len(out) < max_messages:
@@ -201,11 +260,13 @@ class FifoQueue(Queue):
                     if m.state != VISIBLE:
                         break
                     if policy is not None and exhausted(policy, m, self._resolve):
-                        self._remove(m, record=False)  # deleted from the store with the move
-                        dead.append(m)
+                        dead.append(self._take_out(m))
                         continue
                     out.append(self._deliver(m, vt, now))
                 self._refresh(group)
+                if key not in rotation and key in self._groups and self.journal.ops is not None:
+                    ticket = f"[1,{call}]"
+                    self.journal.record(Op("state", self.qid, _TICKET + key, ticket))
         finally:
             self._taking = False
         return out
@@ -222,8 +283,7 @@ class FifoQueue(Queue):
                 if head is None or head.state != VISIBLE:  # never: the rotation holds ready groups
                     self._refresh(group)
                     continue
-                self._remove(head, record=False)  # refreshes the group; it keeps its place
-                out.append(head)
+                out.append(self._take_out(head))  # refreshes the group; it keeps its place
             return out, self.journal.reloads
 
     # -- deleting ---------------------------------------------------------------------------
@@ -235,7 +295,17 @@ class FifoQueue(Queue):
 
     # -- loading ----------------------------------------------------------------------------
 
+    def restore(self, record: QueueRecord) -> None:
+        self._quiet = True
+        try:
+            super().restore(record)
+        finally:
+            self._quiet = False
+            self._lapsed = {}
+
     def _restore_message(self, m: Message, now: float) -> None:
+        if m.state != VISIBLE and m.visible_at <= now:
+            self._lapsed[m.message_id] = m.visible_at
         key = m.group_id or ""
         group = self._groups.get(key)
         if group is None:
@@ -247,6 +317,8 @@ class FifoQueue(Queue):
         self._rotation = OrderedDict()
         for group in list(self._groups.values()):
             self._refresh(group)
+        self._restore_rotation(record)
+        self._restore_attempts(record, now)
         numbers = [int(m.sequence_number) - SEQUENCE_BASE for m in self.log if m.sequence_number]
         self._sequence = max([record.sequence, *numbers])
         for key, text in record.dedup.items():
@@ -260,11 +332,78 @@ class FifoQueue(Queue):
             else:
                 self.journal.record(Op("undedup", self.qid, key))
 
+    def _restore_rotation(self, record: QueueRecord) -> None:
+        """Put the ready groups in the order memory had them in (see the module docstring)."""
+        tickets: dict[str, list[Any]] = {}
+        for name, text in record.state.items():
+            if not name.startswith(_TICKET):
+                continue
+            try:
+                ticket = json.loads(text)
+                if not isinstance(ticket, list) or ticket[0] not in (0, 1):
+                    raise ValueError("not a ticket")
+                numbers = ticket[1:]
+                if len(numbers) != (2 if ticket[0] == 0 else 1) or not all(
+                    isinstance(n, (int, float)) and math.isfinite(n) for n in numbers
+                ):
+                    raise ValueError("not a ticket")
+            except (ValueError, TypeError, IndexError):
+                raise ValueError(f"rotation ticket {name!r}: {text!r}") from None
+            tickets[name[len(_TICKET) :]] = ticket
+            self._events = max(self._events, int(ticket[-1]))
+
+        def order(key: str) -> tuple[float, float, int, int]:
+            """When the group last joined: a call's join, or its head's lapse if later."""
+            head = self._groups[key].head()
+            assert head is not None
+            ticket = tickets.get(key)
+            joins = [(-math.inf, 0.0, 0, head.seq)]  # no ticket (older data): enqueue order
+            if ticket is not None and ticket[0] == 0:
+                joins.append((ticket[1], ticket[2], 0, 0))
+            lapsed = self._lapsed.get(head.message_id)
+            if lapsed is not None:  # time made it visible: after the receive that took it
+                at_once = ticket is not None and ticket[0] == 1 and head.received_at == lapsed
+                joins.append((lapsed, ticket[1] if at_once and ticket else 0.0, 1, head.seq))
+            return max(joins)
+
+        self._rotation = OrderedDict((key, None) for key in sorted(self._rotation, key=order))
+
+    def _restore_attempts(self, record: QueueRecord, now: float) -> None:
+        for name, text in record.state.items():
+            if not name.startswith(_ATTEMPT):
+                continue
+            attempt = name[len(_ATTEMPT) :]
+            try:
+                expires, delivered = json.loads(text)
+                entries: list[tuple[Message, str, int]] = []
+                for message_id, receipt, visible_at in delivered:
+                    slot = self.log.index_of_id(message_id)
+                    m = None if slot is None else self.log.get(slot)
+                    if (
+                        m is None
+                        or m.state != INFLIGHT  # its visibility lapsed: the attempt is void
+                        or m.receipt != receipt
+                        or m.visible_at != visible_at
+                    ):
+                        entries = []  # the attempt no longer holds: it is not retried
+                        break
+                    entries.append((m, receipt, m.gen))
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"receive attempt {attempt!r}: {error}") from None
+            if not isinstance(expires, (int, float)) or not math.isfinite(expires):
+                raise ValueError(f"receive attempt {attempt!r}: not an expiry ({expires!r})")
+            if expires <= now or not entries:
+                self.journal.record(Op("unstate", self.qid, name))
+                continue
+            self._attempts[attempt] = (float(expires), entries)
+            heapq.heappush(self._attempt_expiry, (float(expires), attempt))
+
     def _kept_on_purge(self) -> str:
         return str(self._sequence)  # SequenceNumbers keep increasing across a purge
 
     def _clear(self) -> None:
         super()._clear()
+        self._events = 0
         self._groups = {}
         self._rotation = OrderedDict()
         self._dedup = {}

@@ -4,6 +4,12 @@ The service layer builds ``Message`` objects (validated body, attributes and dig
 owns their mutable state (``state``, ``visible_at``, ``receive_count``, ``receipt`` ...). Message
 attributes are kept in their wire form (``BinaryValue`` as base64 text), so they go back out
 without conversion. ``__slots__`` keeps a small message well under 1 KiB.
+
+A message that leaves its queue (deleted, expired, moved, purged) is ``release``d: its body and
+attributes are dropped at once. Stale schedule entries and FIFO group deques may still point at
+the ``Message`` until their amortised clean-up, but then hold only its small delivery record, so
+memory follows live messages. Whoever needs the content of a message after it left (a move, a
+receive's answer) takes it before: ``carry()`` for a move, ``Received`` for an answer.
 """
 
 from __future__ import annotations
@@ -148,17 +154,28 @@ class Message:
         m.dlq_source_arn = self.dlq_source_arn
         return m
 
+    def release(self) -> None:
+        """The message left its queue: drop its body and message attributes, which may be large
+        (the record itself may stay referenced a while; see the module's docstring)."""
+        self.body = ""
+        self.attributes = None
+
     def __repr__(self) -> str:
         return f"<Message {self.message_id} {STATE_NAMES[self.state]} body={self.body[:40]!r}>"
 
 
 class Received(NamedTuple):
-    """A message as one receive delivered it (taken under the queue lock)."""
+    """A message as one receive delivered it (taken under the queue lock).
+
+    ``body`` and ``attributes`` are taken with it: the message may be deleted (and released) by
+    another caller before this answer is rendered."""
 
     message: Message
     receipt: str
     receive_count: int
     first_receive_at: float
+    body: str
+    attributes: dict[str, dict[str, Any]] | None
 
 
 def system_attributes(

@@ -251,8 +251,7 @@ class Queue:
             if m is None:
                 break
             if policy is not None and exhausted(policy, m, self._resolve):
-                self._remove(m, record=False)  # deleted from the store with the move
-                dead.append(m)
+                dead.append(self._take_out(m))
                 continue
             out.append(self._deliver(m, vt, now))
         return out
@@ -293,8 +292,7 @@ class Queue:
                 m = pop()
                 if m is None:
                     break
-                self._remove(m, record=False)
-                out.append(m)
+                out.append(self._take_out(m))
             return out, self.journal.reloads
 
     def _deliver(self, m: Message, vt: int, now: float) -> Received:
@@ -313,7 +311,18 @@ class Queue:
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
         self.journal.record_message(m)
-        return Received(m, receipt, m.receive_count, m.first_receive_at)
+        return Received(m, receipt, m.receive_count, m.first_receive_at, m.body, m.attributes)
+
+    def _restart(self, m: Message, vt: int, now: float) -> Received:
+        """Hand ``m`` out again with its current receipt handle, in flight for ``vt`` seconds
+        from ``now`` (a FIFO receive retried with the same ReceiveRequestAttemptId)."""
+        m.gen += 1
+        m.visible_at = now + vt
+        self.schedule.push_timer(m, m.visible_at)
+        self.journal.record_message(m)
+        self._compact_schedule()
+        first = now if m.first_receive_at is None else m.first_receive_at
+        return Received(m, m.receipt or "", m.receive_count, first, m.body, m.attributes)
 
     # -- deleting and visibility -------------------------------------------------------------
 
@@ -399,7 +408,16 @@ class Queue:
         if record:
             self.journal.record_delete(m)
         self._removed(m)
+        m.release()  # stale heap entries may still name it: they must not keep its body
         self._compact_schedule()
+
+    def _take_out(self, m: Message) -> Message:
+        """Remove ``m`` for a move (dead-letter queue, move task) and return a copy that keeps
+        its content and what a move preserves; ``m`` itself is released like a deleted message.
+        Its deletion from the store is committed with its arrival (``journal.delete_ops``)."""
+        moving = m.carry()
+        self._remove(m, record=False)
+        return moving
 
     def _removed(self, m: Message) -> None:
         """Hook: ``m`` was removed from the queue."""

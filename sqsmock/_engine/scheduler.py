@@ -13,7 +13,10 @@ every state change and on removal; a ``ready`` or ``timers`` entry pushed under 
 generation is stale and skipped when it comes up, so changing an item's state never searches a
 heap. An age entry is stale once its item has left the log (``slot < 0``). ``compact`` rebuilds
 a heap whose entries exceed ``COMPACT_MIN_DEAD`` plus twice the live items the owner counts for
-it (the log's threshold), so memory stays proportional to live items -- amortised O(1).
+it (the log's threshold), so the number of entries stays proportional to live items -- amortised
+O(1). Until then a stale entry still references its item: the owner releases whatever is large
+in an item when it removes it (a message's body and attributes), so a stale entry holds only a
+small record.
 """
 
 from __future__ import annotations

@@ -35,18 +35,19 @@ def _render(got: Received, names: frozenset[str] | None, wanted: AttributeFilter
         "MessageId": m.message_id,
         "ReceiptHandle": got.receipt,
         "MD5OfBody": m.md5_body,
-        "Body": m.body,
+        "Body": got.body,
     }
     if names is None or names:
         attributes = system_attributes(m, got.receive_count, got.first_receive_at, names)
         if attributes:
             out["Attributes"] = attributes
-    if m.attributes and not wanted.empty:
+    kept = got.attributes
+    if kept and not wanted.empty:
         if wanted.every:
-            out["MessageAttributes"] = m.attributes
+            out["MessageAttributes"] = kept
             out["MD5OfMessageAttributes"] = m.md5_attributes
         else:
-            chosen = wanted.select(m.attributes)
+            chosen = wanted.select(kept)
             if chosen:
                 out["MessageAttributes"] = chosen
                 out["MD5OfMessageAttributes"] = md5_of_attributes(chosen)

@@ -19,7 +19,9 @@ class Op(NamedTuple):
     """One write: ``kind`` names it; ``qid`` is the queue it touches ('' for backend-wide).
 
     Kinds, per queue: msg (key=MessageId, value=its record), del (key=MessageId), dedup
-    (key=deduplication key, value=entry), undedup, sequence (value=FIFO counter), clear (every
+    (key=deduplication key, value=entry), undedup, sequence (value=FIFO counter), state and
+    unstate (key=a name the queue chooses, value=text: engine state that decides later
+    answers, such as the FIFO group rotation), clear (every
     message and deduplication entry; value=the sequence counter to keep), queue (value=metadata),
     drop (the queue is deleted), deleted (value=when), undeleted; backend-wide: task (key=id).
     """
@@ -34,12 +36,13 @@ class Op(NamedTuple):
 @dataclass
 class QueueRecord:
     """One queue as stored: metadata, message records by id, deduplication entries by key
-    (all JSON text) and the FIFO sequence counter."""
+    (all JSON text), the FIFO sequence counter and named engine state (``state`` ops)."""
 
     meta: str
     messages: dict[str, str] = field(default_factory=dict)
     dedup: dict[str, str] = field(default_factory=dict)
     sequence: int = 0
+    state: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -84,6 +87,13 @@ class Store(Protocol):
 
     def corrupted(self, reason: str) -> Exception:
         """The error to raise for a stored record that cannot be read back."""
+
+    def problem(self) -> str | None:
+        """Why the store cannot be used now (Redis away, the lease lost), or None."""
+
+    def take_resync(self) -> bool:
+        """True once after the store was regained (its lease taken back after a lapse):
+        memory must reload everything it holds."""
 
     def close(self) -> None:
         """The activation ends: release what it holds (the namespace's lease)."""

@@ -72,10 +72,10 @@ def wipe(
     force: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> int:
-    """Delete every key of ``namespace`` (exactly its own: not a nested namespace's, nor a
-    stranger's); returns how many were deleted. Refused with PersistenceError while an
-    activation owns the namespace, unless ``force`` (then its next write fails: it lost the
-    lease)."""
+    """Delete every key under ``namespace`` -- whatever it holds, corrupted records and keys
+    of an older format included, but not the keys of a namespace nested in it; returns how
+    many were deleted. Refused with PersistenceError while an activation owns the namespace,
+    unless ``force`` (then that activation refuses its calls: it lost the namespace)."""
     store = _store(persistence, namespace, timeout)
     client = store.client
     try:

@@ -1,16 +1,21 @@
 """The Redis store (a real server through redis-py, or fakeredis in-process).
 
-Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``region/account/name``:
+Keys, under a namespace prefix ``P`` (default ``sqsmock:``); ``<qid>`` is ``region/account/name``
+and ``<qid*>`` the same percent-encoded (``encode_qid``: no input can put the ``:`` separator in
+a key, nor make two ids one key):
 
-    P:schema       string  "2"
+    P:schema       string  "3" ("2" is migrated when a mock starts, see ``_migrate``)
     P:owner        string  the ownership lease: token, host, pid (expires unless renewed)
-    P:commits      hash    commit channel -> id of its last commit (fencing, see below)
+    P:commits      hash    commit channel -> id of its last commit (fencing, see below);
+                           owner -> token of the last activation to take the lease
     P:queues       hash    qid -> queue metadata (JSON)
     P:deleted      hash    qid -> when the queue was deleted (the 60-second rule)
     P:tasks        hash    task id -> message move task (JSON)
-    P:q:<qid>      hash    m:<MessageId> -> the message: content and delivery state (JSON)
+    P:q:<qid*>     hash    m:<MessageId> -> the message: content and delivery state (JSON)
                            d:<deduplication key> -> [MessageId, SequenceNumber, expiry]
                            seq -> the FIFO SequenceNumber counter
+                           s:<name> -> engine state that decides later answers (FIFO rotation
+                           tickets, receive attempts)
 
 Each SQS call's writes reach Redis in one round trip before the call returns: one Lua script
 (``COMMIT``) that applies them atomically only if (1) this activation still holds the lease,
@@ -21,10 +26,18 @@ timed out can therefore not land later: once the deadline passed it is refused, 
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
 the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
 nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
+
+When Redis fails (or the lease is lost) the store is *unavailable* (``problem()``): every later
+operation first checks, with a round trip bounded by the lease's short time-out, that Redis
+answers and the lease is ours -- taking a lapsed lease back if nobody owned the namespace
+meanwhile (``take_resync``: the engine then reloads everything) -- and raises at once if not.
+The lease's renewal thread runs the same check, so the store heals without waiting for a call.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import math
 import os
@@ -38,7 +51,7 @@ from typing import Any
 
 from . import Op, QueueRecord, Snapshot
 from .errors import PersistenceError
-from .lease import Lease
+from .lease import LEASE_SECONDS, MARKER_FIELD, Lease
 
 __all__ = [
     "DEFAULT_NAMESPACE",
@@ -50,15 +63,20 @@ __all__ = [
     "open_store",
 ]
 
-SCHEMA = "2"
+SCHEMA = "3"
+#: Schemas this version reads: "2" is migrated to "3" when a mock starts (see ``_migrate``).
+_OLD_SCHEMAS = ("2",)
 DEFAULT_NAMESPACE = "sqsmock:"
 #: Seconds a client built from a URL waits to connect and for each reply.
 DEFAULT_TIMEOUT = 5.0
 _MESSAGE = "m:"
 _DEDUP = "d:"
 _SEQUENCE = "seq"
-#: What follows ``P:q:`` in a queue's key: region/account/name (none of them holds ':' or '/').
-_QID = re.compile(r"[^/:]+/[^/:]+/[^/:]+")
+#: Engine state that decides later answers (FIFO group rotation, receive attempts ...).
+_STATE = "s:"
+#: Characters a queue id keeps as they are in a key: printable ASCII but ``%`` and ``:``.
+_PLAIN = frozenset(chr(c) for c in range(0x21, 0x7F)) - {"%", ":"}
+_ESCAPE = re.compile(r"%([0-9A-F]{2})")
 #: Suffixes of the fixed keys of a namespace (a nested namespace ends its keys the same way).
 _FIXED = ("schema", "owner", "commits", "queues", "deleted", "tasks")
 #: Lua's unpack() limit is a few thousand values: HSET/HDEL go in chunks of this many fields.
@@ -97,6 +115,48 @@ if current == ARGV[2] then return 1 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 0
 """
+
+
+@functools.lru_cache(maxsize=4096)
+def encode_qid(qid: str) -> str:
+    """A queue id as it appears in a key: ``%``, ``:``, space, control and non-ASCII characters
+    percent-encoded (UTF-8), so no region, account or name can forge a separator. Ids of
+    printable ASCII without ``%`` or ``:`` -- every id AWS allows -- are unchanged."""
+    if all(c in _PLAIN for c in qid):
+        return qid
+    out = []
+    for c in qid:
+        if c in _PLAIN:
+            out.append(c)
+        else:
+            out.extend(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+    return "".join(out)
+
+
+def decode_qid(text: str) -> str | None:
+    """The queue id ``encode_qid`` made ``text`` from, or None if it did not make it."""
+    if not all(c in _PLAIN or c == "%" for c in text):
+        return None
+    parts = _ESCAPE.split(text)
+    data = bytearray()
+    for i, part in enumerate(parts):
+        if i % 2:
+            data.append(int(part, 16))
+        elif "%" in part:
+            return None
+        else:
+            data += part.encode("ascii")
+    try:
+        qid = data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    return qid if encode_qid(qid) == text and valid_qid(qid) else None
+
+
+def valid_qid(qid: str) -> bool:
+    """``region/account/name``: three non-empty parts (the name and account hold no ``/``)."""
+    parts = qid.rsplit("/", 2)
+    return len(parts) == 3 and all(parts)
 
 
 def default_namespace() -> str:
@@ -150,7 +210,10 @@ def check_timeout(timeout: Any) -> float:
 
 
 def open_store(
-    persistence: Any, namespace: str | None = None, timeout: float = DEFAULT_TIMEOUT
+    persistence: Any,
+    namespace: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    lease_seconds: float | None = None,
 ) -> RedisStore:
     """The store of one activation: connected, owning the namespace's lease (else
     PersistenceError naming the holder). ``close()`` it to release the lease."""
@@ -158,6 +221,7 @@ def open_store(
         connect(persistence, timeout),
         default_namespace() if namespace is None else namespace,
         timeout=timeout,
+        lease_seconds=lease_seconds,
     )
     store.open()
     return store
@@ -165,6 +229,37 @@ def open_store(
 
 def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _quick_client(client: Any, seconds: float) -> Any:
+    """A client of the same Redis whose every round trip gives up after ``seconds``: the
+    lease's renewal and the health probe must not wait as long as a write may. A client of
+    another kind (fakeredis: in-process, nothing waits) is used as it is."""
+    try:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+    except ImportError:  # pragma: no cover - depends on the environment
+        return client
+    if not isinstance(client, redis.Redis) or type(client).__module__.startswith("fakeredis"):
+        return client
+    pool = client.connection_pool
+    kwargs = dict(pool.connection_kwargs)
+    for name in ("socket_timeout", "socket_connect_timeout"):
+        current = kwargs.get(name)
+        if not isinstance(current, (int, float)) or current <= 0 or current > seconds:
+            kwargs[name] = seconds
+    kwargs["retry"] = Retry(NoBackoff(), 0)
+    kwargs["retry_on_timeout"] = False
+    try:
+        quick_pool = type(pool)(connection_class=pool.connection_class, max_connections=4, **kwargs)
+    except TypeError:  # pragma: no cover - an unusual pool
+        return client
+    return redis.Redis(connection_pool=quick_pool)
+
+
+def _timed_out(error: BaseException) -> bool:
+    return any("Timeout" in c.__name__ for c in type(error).__mro__)
 
 
 def _texts(mapping: dict[Any, Any]) -> dict[str, str]:
@@ -175,7 +270,11 @@ class RedisStore:
     """sqsmock state in one Redis database, under one namespace prefix."""
 
     def __init__(
-        self, client: Any, namespace: str = DEFAULT_NAMESPACE, timeout: float = DEFAULT_TIMEOUT
+        self,
+        client: Any,
+        namespace: str = DEFAULT_NAMESPACE,
+        timeout: float = DEFAULT_TIMEOUT,
+        lease_seconds: float | None = None,
     ) -> None:
         if not namespace:
             raise ValueError("the persistence namespace must not be empty")
@@ -213,9 +312,18 @@ class RedisStore:
         self.late: list[list[Op]] = []
         #: Called with the qids a late-applied commit touched (the engine marks them stale).
         self.on_late: Any = None
+        #: How long the lease lasts; its renewal and the health probe wait a twelfth of it.
+        self.lease_seconds = float(LEASE_SECONDS if lease_seconds is None else lease_seconds)
+        #: Why the store cannot be used now (Redis failed, the lease lapsed), None when fine.
+        self._problem: str | None = None
+        #: Set for good when the namespace turned out owned by someone else after a lapse.
+        self._refused: PersistenceError | None = None
+        #: The lease was taken back after a lapse: the engine reloads everything it holds.
+        self._resync = False
+        self._heal_lock = threading.Lock()
 
     def queue_key(self, qid: str) -> str:
-        return f"{self.namespace}q:{qid}"
+        return f"{self.namespace}q:{encode_qid(qid)}"
 
     def _fail(self, doing: str, error: BaseException) -> PersistenceError:
         return PersistenceError(
@@ -228,7 +336,9 @@ class RedisStore:
     def open(self) -> None:
         """Take the lease, load the scripts (if Lua is there), measure Redis's clock."""
         try:
-            self.lease = Lease(self.client, self.owner_key)
+            quick = _quick_client(self.client, min(self._patience, self.lease_seconds / 12))
+            self.lease = Lease(quick, self.owner_key, self.lease_seconds, self.commits_key)
+            self.lease.after_renewal = self._heal_in_background
             self.lease.acquire(self.namespace)
         except PersistenceError:
             self.lease = None
@@ -266,6 +376,78 @@ class RedisStore:
         lease, self.lease = self.lease, None
         if lease is not None:
             lease.release()
+            if lease.client is not self.client:  # the lease's own quick connections
+                with contextlib.suppress(Exception):
+                    lease.client.close()
+
+    # -- health -----------------------------------------------------------------------------
+
+    def problem(self) -> str | None:
+        """Why calls cannot be answered now (Redis away, the lease lost), or None."""
+        if self._refused is not None:
+            return str(self._refused.kwargs.get("reason", self._refused))
+        if self._problem is not None:
+            return self._problem
+        lease = self.lease
+        if lease is not None:
+            if lease.lost:
+                return f"this activation lost the lease of namespace {self.namespace!r}"
+            if lease.unreachable is not None:
+                return f"Redis does not answer the lease's renewal ({lease.unreachable})"
+        return None
+
+    def take_resync(self) -> bool:
+        """True once after the lease was taken back: memory must reload what the store holds."""
+        resync, self._resync = self._resync, False
+        return resync
+
+    def _heal_in_background(self) -> None:
+        """From the lease's thread: once Redis answers again, recover (and settle what is
+        pending) without waiting for a call, so health says ok as soon as it is."""
+        if self._refused is None and self.problem() is not None:
+            self.settle()
+
+    def _unavailable(self, problem: str) -> PersistenceError:
+        return PersistenceError(
+            reason=f"the store of namespace {self.namespace!r} is unavailable ({problem}); "
+            "calls are refused until Redis answers again"
+        )
+
+    def _ready(self) -> None:
+        """Raise at once while the store cannot be used; else (after a problem) check that
+        Redis answers and the lease is ours -- taking it back if it lapsed -- first."""
+        if self._refused is not None:
+            raise self._refused
+        problem = self.problem()
+        if problem is None:
+            return
+        if not self._heal_lock.acquire(blocking=False):  # another call is checking: fail fast
+            raise self._unavailable(problem)
+        try:
+            self._recover()
+        finally:
+            self._heal_lock.release()
+
+    def _recover(self) -> None:
+        lease = self.lease
+        if lease is None:
+            self._problem = None
+            return
+        try:
+            lease.client.ping()  # a round trip bounded by the lease's short time-out
+            if not lease.lost:
+                lease.renew()  # finds it lapsed or taken: lease.lost
+            if lease.lost:
+                lease.reacquire(self.namespace)
+                self._resync = True
+        except PersistenceError as refused:
+            self._refused = refused
+            raise
+        except Exception as error:
+            self._problem = f"Redis does not answer: {type(error).__name__}: {error}"
+            raise self._unavailable(self._problem) from error
+        lease.unreachable = None
+        self._problem = None
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -301,6 +483,10 @@ class RedisStore:
                 remove(self.queue_key(op.qid), _DEDUP + op.key)
             elif kind == "sequence":
                 put(self.queue_key(op.qid), _SEQUENCE, op.value)
+            elif kind == "state":
+                put(self.queue_key(op.qid), _STATE + op.key, op.value)
+            elif kind == "unstate":
+                remove(self.queue_key(op.qid), _STATE + op.key)
             elif kind == "clear":  # purge: messages and deduplication entries go
                 drop(self.queue_key(op.qid))
                 if op.value:
@@ -335,7 +521,11 @@ class RedisStore:
         if lease is not None and lease.lost:
             raise self._lost()
         if not self.scripted or lease is None:
-            self._commit_plain(commands)
+            try:
+                self._commit_plain(commands)
+            except PersistenceError:
+                self._problem = "a write failed"
+                raise
             return
         keys: list[str] = [self.owner_key, self.commits_key]
         commit_id = f"{self._id_prefix}{next(self._ids)}"
@@ -360,12 +550,16 @@ class RedisStore:
         try:
             result = self._run_commit(keys, args)
         except Exception as error:
+            self._problem = f"a write failed: {type(error).__name__}: {error}"
             with self._pending_lock:
                 self._pending[channel] = (commit_id, list(ops))
+                if _timed_out(error):  # Redis is slow or paused: asking now would wait again
+                    raise self._fail("writing", error) from error
                 try:
                     applied = self._settle_one(channel)
                 except Exception:
                     raise self._fail("writing", error) from error
+            self._problem = None
             if applied:
                 return  # it took effect; only its reply was lost
             raise self._fail("writing", error) from error
@@ -374,7 +568,7 @@ class RedisStore:
             return
         if result == -1:
             lease.lost = True
-            raise self._lost()
+            raise self._unavailable(self.problem() or "the lease was lost")
         if result == -2:
             raise PersistenceError(
                 reason=f"Redis took longer than the {self.timeout:g} s time-out to run a write "
@@ -386,11 +580,9 @@ class RedisStore:
         )
 
     def _lost(self) -> PersistenceError:
-        return PersistenceError(
-            reason=f"this activation lost the lease of namespace {self.namespace!r}: it lapsed "
-            "(the process or Redis stalled for longer than the lease lasts), or the namespace "
-            "was wiped or taken by another activation; its writes are refused -- stop this mock "
-            "and start it again"
+        return self._unavailable(
+            f"this activation lost the lease of namespace {self.namespace!r}: it lapsed, or "
+            "the namespace was wiped or taken by another activation"
         )
 
     def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
@@ -426,7 +618,9 @@ class RedisStore:
 
     def settle(self) -> None:
         """Decide every commit whose outcome is unknown, before anything else reads or writes:
-        applied (its ops go to ``late`` for memory to take in) or fenced (it never applies)."""
+        applied (its ops go to ``late`` for memory to take in) or fenced (it never applies).
+        Raises at once while the store is unavailable (see ``problem``)."""
+        self._ready()
         if not self._pending:
             return
         with self._pending_lock:
@@ -435,6 +629,7 @@ class RedisStore:
                 try:
                     applied = self._settle_one(channel)
                 except Exception as error:
+                    self._problem = f"settling a write failed: {type(error).__name__}: {error}"
                     raise self._fail("settling an earlier failed write", error) from error
                 if applied:
                     self.late.append(ops)
@@ -468,6 +663,8 @@ class RedisStore:
             if keys:
                 pipe.delete(*keys)
             pipe.set(self.schema_key, SCHEMA)
+            if self.lease is not None:  # this activation still took the lease last
+                pipe.hset(self.commits_key, MARKER_FIELD, self.lease.token)
             pipe.execute()
         except Exception as error:
             raise self._fail("clearing the namespace", error) from error
@@ -484,12 +681,16 @@ class RedisStore:
             return False
         if rest in _FIXED:
             return True
-        return rest.startswith("q:") and _QID.fullmatch(rest[2:]) is not None
+        return rest.startswith("q:") and decode_qid(rest[2:]) is not None
 
     def _own_keys(self, include_owner: bool = True) -> set[str]:
-        """Exactly this namespace's keys: its fixed keys and its queues' hashes -- never those
-        of another namespace that starts with this one, nor a stranger's."""
-        keys = {key for key in self._scan() if self.own(key)}
+        """This namespace's keys: every key under its prefix -- its fixed keys, its queues'
+        hashes, and anything else found there (a corrupted record, a key of an older format)
+        -- but never those of another sqsmock namespace nested in it (``app:`` and
+        ``app:inner:``), recognised by their fixed keys."""
+        keys = self._scan()
+        nested = self._nested(keys)
+        keys = {key for key in keys if not any(key.startswith(prefix) for prefix in nested)}
         if not include_owner:
             keys.discard(self.owner_key)
         return keys
@@ -503,7 +704,7 @@ class RedisStore:
         for key in keys:
             if self.own(key):
                 continue
-            for suffix in _FIXED:
+            for suffix in ("schema", "owner"):
                 if key.endswith(suffix) and len(key) > len(self.namespace) + len(suffix):
                     nested.append(key[: -len(suffix)])
         return nested
@@ -523,6 +724,9 @@ class RedisStore:
             raise self._fail("loading", error) from error
         nested = self._nested(keys)
         keys = {key for key in keys if not any(key.startswith(prefix) for prefix in nested)}
+        if schema is not None and _text(schema) in _OLD_SCHEMAS:
+            keys = self._migrate(keys, _texts(queues))
+            schema = SCHEMA
         if schema is not None and _text(schema) != SCHEMA:
             raise PersistenceError(
                 reason=f"{self.schema_key} is schema {_text(schema)!r}; this sqsmock reads "
@@ -550,7 +754,7 @@ class RedisStore:
                 moment = float(when)
             except ValueError:
                 moment = math.nan
-            if not math.isfinite(moment) or moment < 0 or _QID.fullmatch(qid) is None:
+            if not math.isfinite(moment) or moment < 0 or not valid_qid(qid):
                 raise self._corrupt(self.deleted_key, qid, f"not a deleted queue's time ({when!r})")
             snapshot.deleted[qid] = moment
         self._last = _texts(commits)
@@ -564,6 +768,41 @@ class RedisStore:
         if schema is None:
             self._write_schema()
         return snapshot
+
+    def _migrate(self, keys: set[str], queues: dict[str, str]) -> set[str]:
+        """Schema 2 -> 3. Schema 2 put a queue id in its key as it was, so a region holding
+        ``:`` (or ``%``) made a key the loader misread; schema 3 percent-encodes those
+        (``encode_qid``). Every id AWS allows is the same in both. The hash of each stored
+        queue (known from ``P:queues``, which holds ids as they are) is renamed to its new
+        key; other schema-2 queue keys that no stored queue owns and whose id held ``:`` --
+        left behind by a reset or DeleteQueue of such a queue -- are deleted. Returns the keys
+        as they are now."""
+        prefix = self.namespace + "q:"
+        renames = {}
+        for qid in queues:
+            old, new = prefix + qid, self.queue_key(qid)
+            if old != new and old in keys:
+                renames[old] = new
+        kept = set(renames.values()) | {self.queue_key(qid) for qid in queues}
+        orphans = [
+            key
+            for key in keys
+            if key.startswith(prefix)
+            and key not in renames
+            and key not in kept
+            and ":" in key[len(prefix) :]
+        ]
+        try:
+            pipe = self.client.pipeline(transaction=True)
+            for old, new in renames.items():
+                pipe.rename(old, new)
+            if orphans:
+                pipe.delete(*orphans)
+            pipe.set(self.schema_key, SCHEMA)
+            pipe.execute()
+        except Exception as error:
+            raise self._fail("migrating the namespace to schema " + SCHEMA, error) from error
+        return (keys - set(renames) - set(orphans)) | set(renames.values())
 
     def _write_schema(self) -> None:
         try:
@@ -605,6 +844,8 @@ class RedisStore:
                 record.messages[field[len(_MESSAGE) :]] = text
             elif field.startswith(_DEDUP):
                 record.dedup[field[len(_DEDUP) :]] = text
+            elif field.startswith(_STATE):
+                record.state[field[len(_STATE) :]] = text
             elif field == _SEQUENCE:
                 try:
                     record.sequence = int(text)

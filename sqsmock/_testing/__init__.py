@@ -6,10 +6,11 @@ the engine and the service know nothing of them.
 
 from .chaos import Chaos, Delivery
 from .faults import Fault, Faults
-from .journal import CallJournal, JournalFullWarning, RecordedCall
+from .journal import CallJournal, CallPage, JournalFullWarning, RecordedCall
 
 __all__ = [
     "CallJournal",
+    "CallPage",
     "Chaos",
     "Delivery",
     "Fault",

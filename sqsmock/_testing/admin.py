@@ -4,8 +4,10 @@ Framework-free, so any server front end wires it in one call: ``answer(runtime, 
 query, body)`` returns ``(status, JSON-able body)`` for the two resources, or None for any other
 path.
 
-* ``GET /_sqsmock/calls[?operation=SendMessage&queue=orders]`` -- the journal, oldest first,
-  with ``dropped``; ``DELETE /_sqsmock/calls`` clears it.
+* ``GET /_sqsmock/calls[?operation=SendMessage&queue=orders&limit=100&next_token=...]`` -- the
+  journal, oldest first, a page at a time (``PAGE_SIZE`` calls unless ``limit`` asks for fewer
+  or more, up to ``MAX_PAGE``), with ``dropped`` and, when more calls follow, ``next_token`` to
+  ask for the next page with; ``DELETE /_sqsmock/calls`` clears it.
 * ``GET /_sqsmock/faults`` -- the rules in force; ``POST /_sqsmock/faults`` with a JSON object
   of ``faults.add``'s keywords adds one (answers it, 201); ``DELETE /_sqsmock/faults`` removes
   them all, ``DELETE /_sqsmock/faults/<id>`` one.
@@ -17,13 +19,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .._service._context import split_path
 from .faults import Fault
-from .journal import RecordedCall
+from .journal import PAGE_SIZE, RecordedCall
 
-__all__ = ["PREFIX", "answer", "call_json", "fault_json"]
+__all__ = ["MAX_PAGE", "PREFIX", "answer", "call_json", "fault_json"]
 
 PREFIX = "/_sqsmock/"
+#: The most calls one page of ``GET /_sqsmock/calls`` holds.
+MAX_PAGE = 1000
 
 _FAULT_KEYWORDS = frozenset(
     {
@@ -53,6 +56,8 @@ def call_json(call: RecordedCall) -> dict[str, Any]:
         "time": call.time,
         "request_id": call.request_id,
         "injected": call.injected,
+        "size": call.size,
+        "truncated": call.truncated,
     }
 
 
@@ -75,6 +80,28 @@ def _error(status: int, message: str) -> tuple[int, dict[str, Any]]:
     return status, {"error": message}
 
 
+def _calls_page(journal: Any, query: Mapping[str, str]) -> tuple[int, Any]:
+    text = query.get("limit")
+    limit = PAGE_SIZE
+    if text is not None:
+        if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+            return _error(400, f"limit must be a whole number from 1 to {MAX_PAGE}, not {text!r}")
+        limit = int(text)
+    try:
+        page = journal.page(
+            limit,
+            query.get("next_token") or None,
+            operation=query.get("operation") or None,
+            queue=query.get("queue") or None,
+        )
+    except ValueError as error:
+        return _error(400, str(error))
+    out: dict[str, Any] = {"calls": [call_json(c) for c in page.calls], "dropped": journal.dropped}
+    if page.next_token is not None:
+        out["next_token"] = page.next_token
+    return 200, out
+
+
 def answer(
     runtime: Any, method: str, path: str, query: Mapping[str, str], body: bytes
 ) -> tuple[int, Any] | None:
@@ -88,14 +115,7 @@ def answer(
     if parts[0] == "calls":
         journal = runtime.journal
         if method == "GET":
-            operation = query.get("operation")
-            queue = query.get("queue")
-            if operation:
-                calls = journal.of(operation, queue=queue)
-            else:
-                name = split_path(queue)[2] if queue else None
-                calls = [c for c in journal if name is None or c.queue == name]
-            return 200, {"calls": [call_json(c) for c in calls], "dropped": journal.dropped}
+            return _calls_page(journal, query)
         if method == "DELETE":
             journal.clear()
             return 204, None

@@ -7,24 +7,57 @@ never copied), because the caller may reuse and change its own dicts and lists a
 Answers are built fresh for each call and handed out only as copies, so they are kept as they
 are; reading an entry gives a copy, so nothing a test does to it reaches the mock.
 
-The journal is bounded (``limit`` entries, oldest dropped first); the first drop warns once and
-``dropped`` counts them, so a test never reads a silently truncated history.
+The journal is bounded twice: ``limit`` entries and ``byte_limit`` bytes (64 MiB by default),
+oldest dropped first; the first drop warns once and ``dropped`` counts them, so a test never
+reads a silently truncated history. An entry's bytes are counted as the characters of the strings
+it holds plus a fixed overhead -- strings are nearly all of it: bodies, attribute values, receipt
+handles. A request larger than any SQS accepts, or a rejected one larger than ``REJECTED_KEPT``,
+is kept truncated: every long string cut to its first ``TRUNCATED_KEPT`` characters, the entry
+marked ``truncated`` and its original ``size`` kept. So is an entry that could not fit within
+``byte_limit`` whole.
+
+Reading pages through the history (``page``): each entry has a sequence number, and a page's
+``next_token`` names the first entry of the next page, so paging stays right while calls arrive
+and old entries drop.
 """
 
 from __future__ import annotations
 
-import itertools
+import sys
+import threading
 import warnings
 from collections import deque
 from collections.abc import Iterator, Mapping
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from .._service._context import split_path
 
-__all__ = ["DEFAULT_LIMIT", "CallJournal", "JournalFullWarning", "RecordedCall", "snapshot"]
+__all__ = [
+    "DEFAULT_BYTE_LIMIT",
+    "DEFAULT_LIMIT",
+    "PAGE_SIZE",
+    "CallJournal",
+    "CallPage",
+    "JournalFullWarning",
+    "RecordedCall",
+    "snapshot",
+]
 
 #: Entries a journal keeps unless told otherwise.
 DEFAULT_LIMIT = 10_000
+#: Bytes a journal keeps unless told otherwise (as counted: see the module's docstring).
+DEFAULT_BYTE_LIMIT = 64 * 1024 * 1024
+#: Calls a page holds unless asked for fewer (``page``, ``GET /_sqsmock/calls``).
+PAGE_SIZE = 100
+#: A request with more than this is larger than any SQS accepts (1 MiB of message content, and
+#: room for queue URLs, ids and attribute names): it is kept truncated.
+OVERSIZED = 1024 * 1024 + 64 * 1024
+#: A rejected request (an error that was not injected) with more than this is kept truncated.
+REJECTED_KEPT = 64 * 1024
+#: Characters kept of each string of a truncated entry.
+TRUNCATED_KEPT = 1024
+#: Bytes counted for an entry besides its strings (the tuple, the copied dicts and lists).
+ENTRY_OVERHEAD = 512
 
 
 class JournalFullWarning(UserWarning):
@@ -46,13 +79,55 @@ def snapshot(value: Any) -> Any:
     return value
 
 
+def measure(value: Any) -> int:
+    """The characters of the strings in ``value`` (keys included), 8 for any other leaf."""
+    kind = type(value)
+    if kind is dict:
+        n = 0
+        for key, item in value.items():
+            kind = type(item)
+            if kind is str:
+                n += len(key) + len(item)
+            elif kind is dict or kind is list:
+                n += len(key) + measure(item)
+            else:
+                n += len(key) + 8
+        return n
+    if kind is list:
+        n = 0
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                n += len(item)
+            elif kind is dict or kind is list:
+                n += measure(item)
+            else:
+                n += 8
+        return n
+    return len(value) if kind is str else 8
+
+
+def cut(value: Any, keep: int = TRUNCATED_KEPT) -> Any:
+    """A copy of ``value`` with every string longer than ``keep`` cut to its first ``keep``."""
+    kind = type(value)
+    if kind is str:
+        return value if len(value) <= keep else value[:keep]
+    if kind is dict:
+        return {key: cut(item, keep) for key, item in value.items()}
+    if kind is list:
+        return [cut(item, keep) for item in value]
+    return value
+
+
 class RecordedCall:
     """One answered call.
 
     ``operation``; ``params`` and ``response`` in the JSON-wire form (AWS JSON 1.0: the names
     boto3 uses, binary values as base64 text); ``error`` -- the error code as the SDK shows it
     (``Error.Code``), None on success -- and ``status``; ``region``, ``account``; ``time`` on the
-    mock's clock when the call arrived; ``injected``: answered by fault injection.
+    mock's clock when the call arrived; ``injected``: answered by fault injection; ``size``: the
+    request's size in characters of its strings, as sent; ``truncated``: the request (or, for an
+    entry larger than the journal's byte limit, the answer too) is kept with long strings cut.
     """
 
     __slots__ = (
@@ -64,8 +139,10 @@ class RecordedCall:
         "operation",
         "region",
         "request_id",
+        "size",
         "status",
         "time",
+        "truncated",
     )
 
     def __init__(
@@ -80,6 +157,8 @@ class RecordedCall:
         time: float,
         request_id: str,
         injected: bool,
+        size: int = 0,
+        truncated: bool = False,
     ) -> None:
         self.operation = operation
         self._params = params
@@ -91,6 +170,8 @@ class RecordedCall:
         self.time = time
         self.request_id = request_id
         self.injected = injected
+        self.size = size
+        self.truncated = truncated
 
     @property
     def params(self) -> dict[str, Any]:
@@ -115,7 +196,8 @@ class RecordedCall:
         outcome = self.error or "ok"
         queue = self.queue
         where = f" {queue}" if queue else ""
-        return f"<RecordedCall {self.operation}{where} {outcome} t={self.time:.3f}>"
+        cut = f" truncated from {self.size}" if self.truncated else ""
+        return f"<RecordedCall {self.operation}{where} {outcome} t={self.time:.3f}{cut}>"
 
 
 def queue_name(params: Mapping[str, Any]) -> str | None:
@@ -127,24 +209,62 @@ def queue_name(params: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
+class CallPage(NamedTuple):
+    """One page of the journal: its calls, oldest first, and the token of the next page (None
+    when this page reached the newest call)."""
+
+    calls: list[RecordedCall]
+    next_token: str | None
+
+
+def _check_limit(name: str, value: object) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        raise ValueError(f"{name} must be a non-negative int or None, not {value!r}")
+    return value
+
+
+# The fields of an entry tuple that are not a ``RecordedCall``'s arguments.
+_SEQ = 12
+_COST = 13
+
+
 class CallJournal:
-    """The calls answered so far, oldest first: iterate it, index it, ``of(operation)``.
+    """The calls answered so far, oldest first: iterate it, index it, ``of(operation)``,
+    ``page(...)``.
 
     Entries are kept as plain tuples (the cheapest thing to build on the call path) and become
     ``RecordedCall`` objects when read.
     """
 
-    def __init__(self, limit: int | None = DEFAULT_LIMIT) -> None:
-        if limit is not None and (
-            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
-        ):
-            raise ValueError(f"journal_limit must be a non-negative int or None, not {limit!r}")
+    def __init__(
+        self, limit: int | None = DEFAULT_LIMIT, byte_limit: int | None = DEFAULT_BYTE_LIMIT
+    ) -> None:
         #: At most this many entries are kept (None: no limit; 0: nothing is recorded).
-        self.limit = limit
-        self.recording = limit != 0
-        self._entries: deque[tuple[Any, ...]] = deque(maxlen=limit)
-        self._drops = itertools.count()
+        self.limit = _check_limit("journal_limit", limit)
+        self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
+        self.recording = limit != 0 and byte_limit != 0
+        self._entries: deque[tuple[Any, ...]] = deque()
+        self._lock = threading.Lock()
+        self._bytes = 0
+        self._seq = 0
+        self._dropped = 0
         self._warned = False
+
+    @property
+    def byte_limit(self) -> int | None:
+        """At most this many bytes (as counted) are kept (None: no limit; 0: nothing is
+        recorded). Lowering it drops the oldest entries at the next call."""
+        return self._byte_limit
+
+    @byte_limit.setter
+    def byte_limit(self, value: int | None) -> None:
+        self._byte_limit = _check_limit("journal_byte_limit", value)
+        self.recording = self.limit != 0 and value != 0
+
+    @property
+    def bytes(self) -> int:
+        """The bytes the entries kept now are counted as."""
+        return self._bytes
 
     def record(
         self,
@@ -157,60 +277,135 @@ class CallJournal:
         injected: bool,
     ) -> None:
         """Keep one answered call (``result``: its ``Result``)."""
-        entries = self._entries
-        if len(entries) == self.limit:
-            next(self._drops)  # atomic, unlike ``+= 1`` on an attribute
-            if not self._warned:
-                self._warn()
         error = result.error
+        kept = snapshot(params)
+        payload = result.payload
+        size = measure(kept)
+        truncated = size > OVERSIZED or (
+            size > REJECTED_KEPT and error is not None and not injected
+        )
+        if truncated:
+            kept = cut(kept)
+            held = measure(kept)
+        else:
+            held = size
+        cost = ENTRY_OVERHEAD + held + (0 if payload is None else measure(payload))
+        byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
+        if cost > byte_limit:  # it could not fit whole: keep what it was
+            kept = cut(kept)
+            payload = None if payload is None else cut(payload)
+            truncated = True
+            cost = ENTRY_OVERHEAD + measure(kept) + (0 if payload is None else measure(payload))
+        limit = sys.maxsize if self.limit is None else self.limit
+        entries = self._entries
         # Plain values only (no ``Result``): a tuple of strings and flat dicts is not tracked by
         # the garbage collector, so a full journal does not make every collection longer.
-        entries.append(
-            (
-                operation,
-                snapshot(params),
-                result.payload,
-                None if error is None else error.code,
-                result.status,
-                result.request_id,
-                region,
-                account,
-                time,
-                injected,
+        with self._lock:
+            entries.append(
+                (
+                    operation,
+                    kept,
+                    payload,
+                    None if error is None else error.code,
+                    result.status,
+                    region,
+                    account,
+                    time,
+                    result.request_id,
+                    injected,
+                    size,
+                    truncated,
+                    self._seq,
+                    cost,
+                )
             )
-        )
-
-    def _warn(self) -> None:
-        self._warned = True
-        warnings.warn(
-            f"sqsmock's call journal holds its limit of {self.limit} calls: the oldest are "
-            "dropped from now on (calls.dropped counts them; raise journal_limit to keep more)",
-            JournalFullWarning,
-            stacklevel=3,
-        )
+            self._seq += 1
+            total = self._bytes + cost
+            drops = 0
+            while entries and (len(entries) > limit or total > byte_limit):
+                total -= entries.popleft()[_COST]
+                drops += 1
+            self._bytes = total
+            if not drops:
+                return
+            self._dropped += drops
+            warn = not self._warned
+            self._warned = True
+        if warn:
+            full = len(entries) >= limit
+            what = f"{self.limit} calls" if full else f"{self._byte_limit} bytes"
+            warnings.warn(
+                f"sqsmock's call journal holds its limit of {what}: the oldest calls are "
+                "dropped from now on (calls.dropped counts them; raise journal_limit or "
+                "journal_byte_limit to keep more)",
+                JournalFullWarning,
+                stacklevel=3,
+            )
 
     @property
     def dropped(self) -> int:
-        """Entries dropped to stay within ``limit`` since the last ``clear()``."""
-        return int(repr(self._drops)[6:-1])  # "count(N)": read without advancing it
+        """Entries dropped to stay within the limits since the last ``clear()``."""
+        return self._dropped
 
     # -- reading ----------------------------------------------------------------------------
 
+    def _raw(self) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._entries)
+
     def _calls(self) -> list[RecordedCall]:
-        return [_entry(raw) for raw in list(self._entries)]
+        return [_entry(raw) for raw in self._raw()]
 
     def of(self, operation: str, *, queue: str | None = None) -> list[RecordedCall]:
         """The calls of ``operation`` (e.g. ``"SendMessage"``), optionally on one queue (a name
         or a URL)."""
         name = split_path(queue)[2] if queue is not None else None
-        found = [_entry(raw) for raw in list(self._entries) if raw[0] == operation]
+        found = [_entry(raw) for raw in self._raw() if raw[0] == operation]
         return found if name is None else [e for e in found if e.queue == name]
+
+    def page(
+        self,
+        limit: int = PAGE_SIZE,
+        next_token: str | None = None,
+        *,
+        operation: str | None = None,
+        queue: str | None = None,
+    ) -> CallPage:
+        """Up to ``limit`` calls, oldest first, from the one ``next_token`` names (a previous
+        page's; None: the oldest kept), optionally of one ``operation`` and on one ``queue``.
+
+        Raises ``ValueError`` for a limit below 1 or a token this journal did not give. If the
+        calls a token names were dropped meanwhile, the page starts at the oldest kept one.
+        """
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError(f"limit must be a positive int, not {limit!r}")
+        start = 0
+        if next_token is not None:
+            if not (isinstance(next_token, str) and next_token.isdigit()):
+                raise ValueError(f"{next_token!r} is not a next_token of this call journal")
+            start = int(next_token)
+        name = split_path(queue)[2] if queue else None
+        raws = self._raw()
+        i = max(0, start - raws[0][_SEQ]) if raws else 0
+        calls: list[RecordedCall] = []
+        while i < len(raws) and len(calls) < limit:
+            raw = raws[i]
+            i += 1
+            if operation is not None and raw[0] != operation:
+                continue
+            if name is not None and queue_name(raw[1]) != name:
+                continue
+            calls.append(_entry(raw))
+        more = i < len(raws) and len(calls) == limit
+        return CallPage(calls, str(raws[i][_SEQ]) if more else None)
 
     def clear(self) -> None:
         """Forget every entry (and the count of dropped ones)."""
-        self._entries.clear()
-        self._drops = itertools.count()
-        self._warned = False
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+            self._dropped = 0
+            self._warned = False
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -226,8 +421,9 @@ class CallJournal:
 
     def __getitem__(self, index: int | slice) -> RecordedCall | list[RecordedCall]:
         if isinstance(index, slice):
-            return [_entry(raw) for raw in list(self._entries)[index]]
-        return _entry(self._entries[index])
+            return [_entry(raw) for raw in self._raw()[index]]
+        with self._lock:
+            return _entry(self._entries[index])
 
     def __bool__(self) -> bool:
         return bool(self._entries)
@@ -239,7 +435,4 @@ class CallJournal:
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:
-    operation, params, payload, error, status, request_id, region, account, time, injected = raw
-    return RecordedCall(
-        operation, params, payload, error, status, region, account, time, request_id, injected
-    )
+    return RecordedCall(*raw[:_SEQ])
