@@ -81,15 +81,6 @@ ERRORS: dict[str, ErrorSpec] = {
     "QueueDoesNotExist": ErrorSpec(
         "QueueDoesNotExist", _Q + "NonExistentQueue", 400, "The specified queue does not exist."
     ),
-    # The same answer, when a queue of that name exists in another region or account of the
-    # mock: AWS's words, then a hint (a wrong client region is the commonest cause).
-    "QueueDoesNotExistElsewhere": ErrorSpec(
-        "QueueDoesNotExist",
-        _Q + "NonExistentQueue",
-        400,
-        "The specified queue does not exist. (sqsmock: a queue named {name} exists in {where}; "
-        "check the client's region and the queue URL's account.)",
-    ),
     "QueueNameExists": ErrorSpec(
         "QueueNameExists",
         "QueueAlreadyExists",
@@ -485,9 +476,6 @@ ERRORS: dict[str, ErrorSpec] = {
 #: Messages the query protocol words differently from the JSON protocol (AWS-recorded).
 QUERY_MESSAGES: dict[str, str] = {
     "QueueDoesNotExist": "The specified queue does not exist for this wsdl version.",
-    "QueueDoesNotExistElsewhere": "The specified queue does not exist for this wsdl version. "
-    "(sqsmock: a queue named {name} exists in {where}; check the client's region and the queue "
-    "URL's account.)",
 }
 
 

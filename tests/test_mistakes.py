@@ -116,45 +116,45 @@ def test_peek_of_a_queue_nowhere_in_the_mock():
         sqs.peek("nope")
 
 
-def test_a_queue_in_another_region_is_named_in_queue_does_not_exist():
+def test_a_queue_in_another_region_is_named_in_the_log_and_the_error_is_aws(caplog):
     with mock_sqs():
         boto3.client("sqs", region_name="eu-west-1").create_queue(QueueName="orders")
         sqs = boto3.client("sqs", region_name="us-east-1")
-        with pytest.raises(sqs.exceptions.QueueDoesNotExist) as exc:
+        with (
+            caplog.at_level("WARNING", logger="sqsmock"),
+            pytest.raises(sqs.exceptions.QueueDoesNotExist) as exc,
+        ):
             sqs.get_queue_url(QueueName="orders")
         error = exc.value.response["Error"]
         assert error["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
-        assert error["Message"].startswith("The specified queue does not exist. (sqsmock: ")
-        assert "a queue named orders exists in region eu-west-1" in error["Message"]
-        # a name that exists nowhere gets AWS's words alone
-        with pytest.raises(sqs.exceptions.QueueDoesNotExist) as exc:
+        assert error["Message"] == "The specified queue does not exist."  # AWS's words
+        [record] = [r for r in caplog.records if r.name == "sqsmock"]
+        assert "no queue 'orders' in region us-east-1" in record.getMessage()
+        assert "exists in region eu-west-1" in record.getMessage()
+        # a name that exists nowhere logs nothing
+        caplog.clear()
+        with (
+            caplog.at_level("WARNING", logger="sqsmock"),
+            pytest.raises(sqs.exceptions.QueueDoesNotExist),
+        ):
             sqs.get_queue_url(QueueName="nowhere")
-        assert exc.value.response["Error"]["Message"] == "The specified queue does not exist."
+        assert not [r for r in caplog.records if r.name == "sqsmock"]
 
 
-def test_a_queue_in_another_account_is_named_over_both_protocols():
-    from server_support import client, request
+def test_a_queue_in_another_account_is_named_in_the_servers_log(caplog):
+    from server_support import client
 
     import sqsmock
 
     with sqsmock.serve(port=0) as server:
         other = client(server.endpoint_url, key="111122223333")  # a 12-digit key: that account
-        url = other.create_queue(QueueName="jobs")["QueueUrl"]
+        other.create_queue(QueueName="jobs")
         mine = client(server.endpoint_url)
-        with pytest.raises(mine.exceptions.QueueDoesNotExist) as exc:
+        with (
+            caplog.at_level("WARNING", logger="sqsmock"),
+            pytest.raises(mine.exceptions.QueueDoesNotExist) as exc,
+        ):
             mine.get_queue_url(QueueName="jobs")
-        assert "exists in account 111122223333 of region us-east-1" in (
-            exc.value.response["Error"]["Message"]
-        )
-        answer = request(
-            server.endpoint_url,
-            "POST",
-            "/",
-            b"Action=GetQueueUrl&QueueName=jobs",
-            {"Content-Type": "application/x-www-form-urlencoded"},
-        )
-        assert answer.status == 400
-        message = answer.find("Error/Message") or ""
-        assert message.startswith("The specified queue does not exist for this wsdl version.")
-        assert "account 111122223333" in message
-        assert url.endswith("/111122223333/jobs")
+        assert exc.value.response["Error"]["Message"] == "The specified queue does not exist."
+        messages = [r.getMessage() for r in caplog.records if r.name == "sqsmock"]
+        assert any("exists in account 111122223333 of region us-east-1" in m for m in messages)

@@ -14,6 +14,7 @@ everything the store holds.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Callable, Iterator
 
@@ -26,6 +27,8 @@ from .queue import Queue
 from .records import decode_meta
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
+
+log = logging.getLogger("sqsmock")
 
 #: Seconds after DeleteQueue before the same name may be created again.
 QUEUE_DELETE_COOLDOWN = 60.0
@@ -192,15 +195,24 @@ class Backend:
         return queue
 
     def _missing(self, region: str, account: str, name: str) -> SqsError:
-        """QueueDoesNotExist, naming where else a queue of that name lives (if anywhere)."""
+        """QueueDoesNotExist, in AWS's words; when a queue of that name lives in another region
+        or account of this mock (a client in the wrong region is the commonest cause), the
+        ``sqsmock`` logger says where, so a failing test's captured log points at it."""
         elsewhere = sorted((r, a) for r, a, n in list(self._queues) if n == name)
-        if not elsewhere:
-            return SqsError("QueueDoesNotExist")
-        where = " and ".join(
-            f"region {r}" if a == account else f"account {a} of region {r}"
-            for r, a in elsewhere[:3]
-        )
-        return SqsError("QueueDoesNotExistElsewhere", name=name, where=where)
+        if elsewhere:
+            where = " and ".join(
+                f"region {r}" if a == account else f"account {a} of region {r}"
+                for r, a in elsewhere[:3]
+            )
+            log.warning(
+                "QueueDoesNotExist: no queue %r in region %s, account %s; a queue of that name "
+                "exists in %s: check the client's region and the queue URL's account",
+                name,
+                region,
+                account,
+                where,
+            )
+        return SqsError("QueueDoesNotExist")
 
     def by_arn(self, arn: str) -> Queue | None:
         parts = arn.split(":")
