@@ -64,6 +64,7 @@ from .._service import ACTIONS, QueueUrls
 from .._store.errors import PersistenceError
 from .._testing import admin
 from .._version import __version__
+from . import ui
 from ._browsers import Guard
 from .http_localstack import LocalStackMode, health_document
 
@@ -476,6 +477,7 @@ class SqsHttpServer:
             "queues": (self._queues, "GET"),
             "messages": (self._messages, "GET"),
             "metrics": (self._metrics, "GET"),
+            **ui.ROUTES,  # the web UI: /_sqsmock/ui/
         }
         found = fixed.get(route)
         if found is not None:
