@@ -301,6 +301,9 @@ def test_pages_walk_the_journal_oldest_first() -> None:
         after = sqs.calls.page(3, small.next_token, operation="SendMessage")
         assert [call.params["MessageBody"] for call in after.calls] == ["3", "4", "5"]
         assert sqs.calls.page(10, operation="DeleteQueue") == ([], None)
+        last = sqs.calls.page(2, newest=True)
+        assert [call.params["MessageBody"] for call in last.calls] == ["248", "249"]
+        assert last.next_token is None
 
 
 def test_a_page_whose_calls_were_dropped_starts_at_the_oldest_kept() -> None:

@@ -98,6 +98,9 @@ def test_the_journal_over_http_comes_in_pages(server: SqsServer) -> None:
     for bad in ("limit=0", "limit=1001", "limit=ten", "next_token=x"):
         answer = admin(endpoint, "GET", f"calls?{bad}")
         assert answer.status == 400 and "error" in answer.json()
+    newest = admin(endpoint, "GET", "calls?newest=true&limit=3&operation=SendMessage").json()
+    assert [c["params"]["MessageBody"] for c in newest["calls"]] == ["117", "118", "119"]
+    assert "next_token" not in newest
 
 
 def test_bad_fault_rules_over_http_are_400s(server: SqsServer) -> None:

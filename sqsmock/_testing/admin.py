@@ -4,7 +4,8 @@ Framework-free, so any server front end wires it in one call: ``answer(runtime, 
 query, body)`` returns ``(status, JSON-able body)`` for the two resources, or None for any other
 path.
 
-* ``GET /_sqsmock/calls[?operation=SendMessage&queue=orders&limit=100&next_token=...]`` -- the
+* ``GET /_sqsmock/calls[?operation=SendMessage&queue=orders&limit=100&next_token=...]`` (or
+  ``newest=true``: the last ``limit`` calls) -- the
   journal, oldest first, a page at a time (``PAGE_SIZE`` calls unless ``limit`` asks for fewer
   or more, up to ``MAX_PAGE``), with ``dropped`` and, when more calls follow, ``next_token`` to
   ask for the next page with; ``DELETE /_sqsmock/calls`` clears it.
@@ -93,6 +94,7 @@ def _calls_page(journal: Any, query: Mapping[str, str]) -> tuple[int, Any]:
             query.get("next_token") or None,
             operation=query.get("operation") or None,
             queue=query.get("queue") or None,
+            newest=query.get("newest", "").lower() in ("1", "true"),
         )
     except ValueError as error:
         return _error(400, str(error))

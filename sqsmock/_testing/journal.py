@@ -370,13 +370,19 @@ class CallJournal:
         *,
         operation: str | None = None,
         queue: str | None = None,
+        newest: bool = False,
     ) -> CallPage:
         """Up to ``limit`` calls, oldest first, from the one ``next_token`` names (a previous
         page's; None: the oldest kept), optionally of one ``operation`` and on one ``queue``.
+        ``newest``: the last ``limit`` such calls instead (oldest first, no next page).
 
         Raises ``ValueError`` for a limit below 1 or a token this journal did not give. If the
         calls a token names were dropped meanwhile, the page starts at the oldest kept one.
         """
+        if newest:
+            if next_token is not None:
+                raise ValueError("newest pages have no next_token")
+            return self._newest(limit, operation, queue)
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ValueError(f"limit must be a positive int, not {limit!r}")
         start = 0
@@ -398,6 +404,22 @@ class CallJournal:
             calls.append(_entry(raw))
         more = i < len(raws) and len(calls) == limit
         return CallPage(calls, str(raws[i][_SEQ]) if more else None)
+
+    def _newest(self, limit: int, operation: str | None, queue: str | None) -> CallPage:
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError(f"limit must be a positive int, not {limit!r}")
+        name = split_path(queue)[2] if queue else None
+        calls: list[RecordedCall] = []
+        for raw in reversed(self._raw()):
+            if len(calls) == limit:
+                break
+            if operation is not None and raw[0] != operation:
+                continue
+            if name is not None and queue_name(raw[1]) != name:
+                continue
+            calls.append(_entry(raw))
+        calls.reverse()
+        return CallPage(calls, None)
 
     def clear(self) -> None:
         """Forget every entry (and the count of dropped ones)."""

@@ -357,8 +357,8 @@
   }
 
   async function loadCalls() {
-    const data = await admin("calls");
-    const calls = (data.calls || []).slice(-CALLS_SHOWN).reverse();
+    const data = await admin(`calls?newest=true&limit=${CALLS_SHOWN}`);
+    const calls = (data.calls || []).slice().reverse();
     const shown = JSON.stringify(calls.map((c) => [c.request_id, c.status]));
     if (shown === state.callsShown) return;
     state.callsShown = shown;
