@@ -6,17 +6,27 @@ from sqsmock import mock_sqs
 def test_something():
     sqs = boto3.client("sqs", region_name="us-east-1")
     ...
+
+The public names are imported when first used (PEP 562), so each way in pays only for its own
+modules: ``sqsmock serve`` and ``sqsmock.serve()`` do not import botocore, boto3 or wrapt, which
+only the in-process mock needs.
 """
 
-from ._adapters._guard import AwsRequestRefused
-from ._declare import ConfigError
-from ._engine import Clock, FrozenClock, MessageView, WallClock
-from ._mock import MockSQS, mock_sqs
-from ._serving import SqsServer, serve
-from ._store.admin import NamespaceInfo, inspect_namespace, wipe
-from ._store.errors import PersistenceError
-from ._testing import Delivery, JournalFullWarning
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__ as __version__
+
+if TYPE_CHECKING:
+    from ._adapters._guard import AwsRequestRefused
+    from ._declare import ConfigError
+    from ._engine import Clock, FrozenClock, MessageView, WallClock
+    from ._mock import MockSQS, mock_sqs
+    from ._serving import SqsServer, serve
+    from ._store.admin import NamespaceInfo, inspect_namespace, wipe
+    from ._store.errors import PersistenceError
+    from ._testing import Delivery, JournalFullWarning
 
 __all__ = [
     "AwsRequestRefused",
@@ -36,3 +46,38 @@ __all__ = [
     "serve",
     "wipe",
 ]
+
+#: Where each public name lives (the module, relative to this package).
+_HOMES = {
+    "AwsRequestRefused": "_adapters._guard",
+    "ConfigError": "_declare",
+    "Clock": "_engine",
+    "FrozenClock": "_engine",
+    "MessageView": "_engine",
+    "WallClock": "_engine",
+    "MockSQS": "_mock",
+    "mock_sqs": "_mock",
+    "SqsServer": "_serving",
+    "serve": "_serving",
+    "NamespaceInfo": "_store.admin",
+    "inspect_namespace": "_store.admin",
+    "wipe": "_store.admin",
+    "PersistenceError": "_store.errors",
+    "Delivery": "_testing",
+    "JournalFullWarning": "_testing",
+}
+
+if not TYPE_CHECKING:  # hidden from type checkers: a misspelt name must stay an error there
+
+    def __getattr__(name: str) -> Any:
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(f"{__name__}.{home}"), name)
+        globals()[name] = value  # later look-ups find it directly
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})

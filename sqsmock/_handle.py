@@ -18,7 +18,7 @@ from ._declare import Declarations, load
 from ._engine import Backend, Clock, MessageView, make_clock
 from ._runtime import Runtime
 from ._service._context import split_path
-from ._store.redis_store import check_timeout, default_namespace
+from ._store import check_timeout, default_namespace
 from ._testing.chaos import Delivery, as_delivery
 from ._testing.handle import FailureTools
 from ._testing.journal import CallJournal

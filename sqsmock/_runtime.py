@@ -26,8 +26,8 @@ from ._errors import SqsError
 from ._protocol import Caller, Result
 from ._service import Call, Request
 from ._service._wait import in_thread
-from ._store.errors import PersistenceError
-from ._store.redis_store import DEFAULT_TIMEOUT
+from ._store import DEFAULT_TIMEOUT
+from ._store import errors as store_errors
 from ._testing.chaos import Chaos, Delivery, as_delivery
 from ._testing.faults import Faults, Outcome
 from ._testing.journal import DEFAULT_LIMIT, CallJournal
@@ -147,7 +147,7 @@ class Runtime:
             return await self._call_async(operation, params, caller)
         try:
             return await self._call_async(operation, params, caller)
-        except PersistenceError as error:
+        except store_errors.PersistenceError as error:
             log.warning("sqsmock answered %s with ServiceUnavailable: %s", operation, error)
             return Result.of_error(operation, SqsError("ServiceUnavailable"))
 

@@ -27,7 +27,7 @@ from ._declare import load as load_declarations
 from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle, check_options
 from ._runtime import Runtime
-from ._store.redis_store import DEFAULT_TIMEOUT, check_timeout
+from ._store import DEFAULT_TIMEOUT, check_timeout
 from ._testing.chaos import Delivery
 from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 

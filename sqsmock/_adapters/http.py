@@ -61,7 +61,7 @@ from .._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
 from .._regions import is_region, shown
 from .._runtime import Runtime
 from .._service import ACTIONS, QueueUrls
-from .._store.errors import PersistenceError
+from .._store import errors as store_errors
 from .._testing import admin
 from .._version import __version__
 from . import ui
@@ -461,7 +461,7 @@ class SqsHttpServer:
             return _json({"error": error.text}, error.status)
         except ConnectionError:
             raise
-        except PersistenceError as error:  # the store is away: retry later, as SQS calls do
+        except store_errors.PersistenceError as error:  # the store is away: retry later
             log.warning("sqsmock answered %s %s with 503: %s", method, request.path, error)
             return _json({"error": f"the persistence store is unavailable: {error}"}, 503)
         except Exception:

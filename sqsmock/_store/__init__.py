@@ -4,15 +4,53 @@ The engine hands a store lists of ``Op`` records once per SQS call and asks it f
 back when a mock starts. This module is the contract and imports nothing, so the engine may
 depend on it without depending on redis or botocore. The only store is Redis (a real server or
 fakeredis), in ``redis_store``; with no store the engine's memory is the whole truth.
+
+The defaults of the persistence options (namespace, time-out) live here too: every front end
+checks them, also without persistence, and importing ``redis_store`` would load botocore (its
+``PersistenceError`` is a ``BotoCoreError``), which the server does not otherwise need.
 """
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
-__all__ = ["Op", "QueueRecord", "Snapshot", "Store"]
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_TIMEOUT",
+    "Op",
+    "QueueRecord",
+    "Snapshot",
+    "Store",
+    "check_timeout",
+    "default_namespace",
+]
+
+DEFAULT_NAMESPACE = "sqsmock:"
+#: Seconds a client built from a URL waits to connect and for each reply.
+DEFAULT_TIMEOUT = 5.0
+
+
+def default_namespace() -> str:
+    """``sqsmock:``, or ``sqsmock:<worker>:`` under pytest-xdist (one namespace per worker)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{DEFAULT_NAMESPACE}{worker}:" if worker else DEFAULT_NAMESPACE
+
+
+def check_timeout(timeout: Any) -> float:
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ValueError(
+            f"persistence_timeout must be a positive number of seconds, not {timeout!r}"
+        )
+    return float(timeout)
 
 
 class Op(NamedTuple):

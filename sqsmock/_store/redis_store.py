@@ -49,7 +49,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from . import Op, QueueRecord, Snapshot
+from . import DEFAULT_NAMESPACE, DEFAULT_TIMEOUT, Op, QueueRecord, Snapshot, default_namespace
 from .errors import PersistenceError
 from .lease import LEASE_SECONDS, MARKER_FIELD, Lease
 
@@ -66,9 +66,6 @@ __all__ = [
 SCHEMA = "3"
 #: Schemas this version reads: "2" is migrated to "3" when a mock starts (see ``_migrate``).
 _OLD_SCHEMAS = ("2",)
-DEFAULT_NAMESPACE = "sqsmock:"
-#: Seconds a client built from a URL waits to connect and for each reply.
-DEFAULT_TIMEOUT = 5.0
 _MESSAGE = "m:"
 _DEDUP = "d:"
 _SEQUENCE = "seq"
@@ -159,12 +156,6 @@ def valid_qid(qid: str) -> bool:
     return len(parts) == 3 and all(parts)
 
 
-def default_namespace() -> str:
-    """``sqsmock:``, or ``sqsmock:<worker>:`` under pytest-xdist (one namespace per worker)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    return f"{DEFAULT_NAMESPACE}{worker}:" if worker else DEFAULT_NAMESPACE
-
-
 def connect(persistence: Any, timeout: float = DEFAULT_TIMEOUT) -> Any:
     """A redis-py client from the ``persistence=`` option (a client or a ``redis://`` URL).
 
@@ -194,19 +185,6 @@ def connect(persistence: Any, timeout: float = DEFAULT_TIMEOUT) -> Any:
             f"not {persistence!r}"
         )
     return persistence
-
-
-def check_timeout(timeout: Any) -> float:
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or not math.isfinite(timeout)
-        or timeout <= 0
-    ):
-        raise ValueError(
-            f"persistence_timeout must be a positive number of seconds, not {timeout!r}"
-        )
-    return float(timeout)
 
 
 def open_store(
