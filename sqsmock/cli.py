@@ -19,9 +19,8 @@ from dataclasses import asdict
 from typing import Any
 
 from ._serving import add_serve_command, error_line
-from ._store.admin import inspect_namespace, wipe
-from ._store.errors import PersistenceError
-from ._store.redis_store import DEFAULT_TIMEOUT, default_namespace
+from ._store import DEFAULT_TIMEOUT, default_namespace
+from ._store import errors as store_errors
 from ._version import __version__
 
 __all__ = ["SUBCOMMANDS", "main"]
@@ -49,6 +48,8 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_wipe(args: argparse.Namespace) -> int:
+    from ._store.admin import wipe  # the store's modules load only for the commands using them
+
     count = wipe(args.persistence, args.namespace, force=args.force, timeout=args.timeout)
     print(f"wiped {count} key{'s' * (count != 1)} of namespace {args.namespace!r}")
     return 0
@@ -66,6 +67,8 @@ def register_wipe(subparsers: Any) -> None:
 
 
 def _run_inspect(args: argparse.Namespace) -> int:
+    from ._store.admin import inspect_namespace
+
     info = inspect_namespace(args.persistence, args.namespace, timeout=args.timeout)
     if args.json:
         print(json.dumps(asdict(info), indent=2))
@@ -106,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         status: int = args.run(args)
-    except PersistenceError as error:
+    except store_errors.PersistenceError as error:  # named only once something raised
         print(error_line(error), file=sys.stderr)
         return 1
     return status
