@@ -11,6 +11,7 @@ import fakeredis
 import redis
 from mypy_boto3_sqs import SQSClient
 
+import sqsmock
 from sqsmock import FrozenClock, mock_sqs
 
 
@@ -35,6 +36,8 @@ def test_mistakes(sqs_client: SQSClient) -> None:
     mock_sqs(clock="forzen")  # mistake
     mock_sqs(persistence=6379)  # mistake
     sqs_client.send_message(QueueUrl="q", MessageBody=42)  # mistake
+    sqsmock.mock_sqss()  # mistake
+    sqsmock.serve(port=0).endpoint_url.upper()
 """
 
 
