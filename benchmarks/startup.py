@@ -142,10 +142,12 @@ def start_once(server: Server, record: bool = True) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    stderr = process.stderr
+    assert stderr is not None
     try:
         while not answered(port, server.request):
             if process.poll() is not None:
-                raise RuntimeError(f"{server.name} exited: {process.stderr.read().decode()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"{server.name} exited: {stderr.read().decode()}")
             if time.perf_counter() - started > DEADLINE:
                 raise RuntimeError(f"{server.name} did not answer within {DEADLINE} s")
             time.sleep(0.005)
@@ -161,7 +163,7 @@ def start_once(server: Server, record: bool = True) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        process.stderr.close()  # type: ignore[union-attr]
+        stderr.close()
 
 
 def main() -> None:
