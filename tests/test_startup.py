@@ -194,3 +194,23 @@ def test_the_store_defaults_are_the_ones_redis_store_uses():
 
     assert redis_store.DEFAULT_TIMEOUT is _store.DEFAULT_TIMEOUT == 5.0
     assert redis_store.default_namespace is _store.default_namespace
+
+
+def test_persistence_error_made_on_first_use_is_one_picklable_class():
+    """The class ``_store/errors.py`` makes when first named is the one every module sees, a
+    ``BotoCoreError``, and survives pickling (which finds it by its module and name)."""
+    import pickle
+
+    from botocore.exceptions import BotoCoreError
+
+    from sqsmock._store import errors, redis_store
+
+    error = errors.PersistenceError(reason="Redis is away")
+    assert errors.PersistenceError is redis_store.PersistenceError is sqsmock.PersistenceError
+    assert isinstance(error, BotoCoreError)
+    assert str(error) == "sqsmock persistence failed: Redis is away"
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is errors.PersistenceError
+    assert str(copy) == str(error)
+    with pytest.raises(AttributeError):
+        errors.NotAnError  # noqa: B018
