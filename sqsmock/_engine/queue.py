@@ -59,6 +59,8 @@ class Queue:
     fifo = False
     #: FIFO: the deduplication scope, fixed at creation.
     dedup_scope: str | None = None
+    #: Told of each event (``Backend.observer``): sent, received, deleted, dead-lettered.
+    observe: Callable[[str, Queue | None, list[Message]], None] | None = None
 
     def __init__(
         self,
@@ -146,6 +148,8 @@ class Queue:
                 wait = self.config.delay_seconds if delay is None else delay
                 out.append(self._accept(message, now, wait))
             self._wake()
+            if self.observe is not None:  # a FIFO duplicate was not enqueued: no slot
+                self.observe("sent", self, [m for m in messages if m.slot >= 0])
             return out
 
     def _accept(self, m: Message, now: float, delay: int) -> tuple[str, str | None]:
@@ -313,6 +317,8 @@ class Queue:
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
         self.journal.record_message(m)
+        if self.observe is not None:
+            self.observe("received", self, [m])
         return Received(m, receipt, m.receive_count, m.first_receive_at)
 
     # -- deleting and visibility -------------------------------------------------------------
@@ -341,6 +347,8 @@ class Queue:
                 reason = None if m is None else self._deletable(m, current)
                 if reason is None and m is not None:
                     self._remove(m)
+                    if self.observe is not None:
+                        self.observe("deleted", self, [m])
                 results.append(reason)
             self._wake()
         return results
