@@ -14,7 +14,7 @@ from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer, serve
 from ._store.admin import NamespaceInfo, inspect_namespace, wipe
 from ._store.errors import PersistenceError
-from ._testing import Delivery, JournalFullWarning
+from ._testing import Delivery, JournalFullWarning, QueueEvent, UnexpectedEvent, WaitTimeout
 from ._version import __version__ as __version__
 
 __all__ = [
@@ -27,7 +27,10 @@ __all__ = [
     "MockSQS",
     "NamespaceInfo",
     "PersistenceError",
+    "QueueEvent",
     "SqsServer",
+    "UnexpectedEvent",
+    "WaitTimeout",
     "WallClock",
     "inspect_namespace",
     "mock_sqs",

@@ -29,6 +29,7 @@ from ._store.redis_store import DEFAULT_TIMEOUT
 from ._testing.chaos import Chaos, Delivery, as_delivery
 from ._testing.faults import Faults, Outcome
 from ._testing.journal import DEFAULT_LIMIT, CallJournal
+from ._testing.waiters import EventLog
 
 __all__ = ["Runtime"]
 
@@ -58,6 +59,9 @@ class Runtime:
         self._backend: Backend | None = _open_backend(
             make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )
+        #: Message events for ``wait_for``; off with the journal (``journal_limit=0``).
+        self.events = EventLog(region, account, self.journal.recording)
+        self.events.attach(self.backend)
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
         #: Fault-injection rules (``handle.faults``).
@@ -168,6 +172,7 @@ class Runtime:
 
     def reset(self) -> None:
         self.backend.reset()
+        self.events.clear()
         self.chaos.forget()
         self._declare()
 
