@@ -59,9 +59,11 @@ MAX_BYTES = 128 * 1024 * 1024
 #: Events of the queue a time-out's message shows.
 LAST_SHOWN = 5
 
-# A raw event: (event, queue id, dead-letter queue id or None, message, receive count,
-# first receive, time, size). Queue ids are "region/account/name", as the engine's.
-_Raw = tuple[str, str, "str | None", Message, int, "float | None", float, int]
+# A raw event: event, queue id, dead-letter queue id or None, time, size, then the message's
+# receive count, first receive, id, body, message attributes, sender, sent time, trace header,
+# sequence number, deduplication id, group id, dead-letter source ARN. Queue ids are
+# "region/account/name", as the engine's.
+_Raw = tuple[Any, ...]
 Where = Callable[["QueueEvent"], object] | str | None
 
 
@@ -196,7 +198,8 @@ class EventLog:
         #: Off (``journal_limit=0``): no observer is attached and waits are refused.
         self.recording = recording
         self.clock: Clock | None = None
-        self._cond = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()  # the event path takes it bare: cheaper than the condition
+        self._cond = threading.Condition(self._lock)
         self._events: deque[_Raw] = deque()
         self._first = 0  # position of the oldest event kept
         self._next = 0  # position of the next event
@@ -217,57 +220,57 @@ class EventLog:
     # -- the engine's side ------------------------------------------------------------------
 
     def observe(self, event: str, queue: Queue | None, messages: list[Message]) -> None:
-        """The engine's observer: keep the events, wake the waits. Quick, never blocks long."""
+        """The engine's observer: keep the events, wake the waits. Quick, never blocks long.
+
+        Each event is a flat tuple of the message's values (no reference to the message, which
+        the queue goes on changing): strings and numbers, which the garbage collector does not
+        track, so a full log does not make every collection longer.
+        """
         if queue is None:
             if event == "ended":
                 with self._cond:
                     self._ended = True
                     self._wake()
             return
-        if not messages:
-            return
         now = queue.clock.now()
-        if event == "dead-lettered":
-            dlq: str | None = queue.qid
-            raws: list[_Raw] = [
-                (
-                    event,
-                    _qid_of_arn(m.dlq_source_arn),
-                    dlq,
-                    m,
-                    m.receive_count,
-                    m.first_receive_at,
-                    now,
-                    _size(m),
-                )
-                for m in messages
-            ]
+        if event == "dead-lettered":  # told with the queue they went to
+            qid, dlq = "", queue.qid
         else:
-            qid = queue.qid
-            raws = [
-                (
-                    event,
-                    qid,
-                    None,
-                    m,
-                    m.receive_count,
-                    m.first_receive_at,
-                    now,
-                    _size(m),
-                )
-                for m in messages
-            ]
-        with self._cond:
+            qid, dlq = queue.qid, None
+        with self._lock:
             events = self._events
-            for raw in raws:
-                events.append(raw)
-                self._bytes += raw[7]
-            self._next += len(raws)
+            for m in messages:
+                body = m.body
+                size = m.size or len(body)
+                self._bytes += size
+                events.append(
+                    (
+                        event,
+                        qid or _qid_of_arn(m.dlq_source_arn),
+                        dlq,
+                        now,
+                        size,
+                        m.receive_count,
+                        m.first_receive_at,
+                        m.message_id,
+                        body,
+                        m.attributes or None,
+                        m.sender_id,
+                        m.sent_at,
+                        m.trace_header,
+                        m.sequence_number,
+                        m.dedup_id,
+                        m.group_id,
+                        m.dlq_source_arn,
+                    )
+                )
+            self._next += len(messages)
             while len(events) > MAX_EVENTS or (self._bytes > MAX_BYTES and len(events) > 1):
-                self._bytes -= events.popleft()[7]
+                self._bytes -= events.popleft()[4]
                 self._first += 1
                 self.dropped += 1
-            self._wake()
+            if self._sleeping or self._wakers:
+                self._wake()
 
     def _wake(self) -> None:
         """Wake every wait (the caller holds the lock)."""
@@ -600,22 +603,30 @@ def _name(qid: str) -> tuple[str, str, str]:
     return region, account, name
 
 
-def _size(m: Message) -> int:
-    return m.size or len(m.body)
-
-
 def _record(raw: _Raw) -> QueueEvent:
-    event, qid, dlq, m, receive_count, first_receive_at, now, _ = raw
+    event, qid, dlq, now, _, receive_count, first_receive_at, message_id, body = raw[:9]
+    attributes, sender_id, sent_at, trace_header, sequence_number = raw[9:14]
+    dedup_id, group_id, source = raw[14:]
+    m = Message(
+        message_id,
+        body,
+        "",
+        sender_id=sender_id,
+        trace_header=trace_header,
+        group_id=group_id,
+        dedup_id=dedup_id,
+    )
+    m.sent_at, m.sequence_number, m.dlq_source_arn = sent_at, sequence_number, source
     region, account, name = _name(qid)
     return QueueEvent(
         event=event,
         queue=name,
         region=region,
         account=account,
-        message_id=m.message_id,
-        body=m.body,
+        message_id=message_id,
+        body=body,
         attributes=system_attributes(m, receive_count, first_receive_at),
-        message_attributes={k: dict(v) for k, v in (m.attributes or {}).items()},
+        message_attributes={k: dict(v) for k, v in (attributes or {}).items()},
         receive_count=receive_count,
         time=now,
         dead_letter_queue=None if dlq is None else _name(dlq)[2],
