@@ -142,6 +142,39 @@ def test_several_threads_wait_at_once(sqs_mock: MockSQS, sqs_client: Any) -> Non
     }
 
 
+class Worker(threading.Thread):
+    """The README's consumer: takes orders until stopped."""
+
+    def __init__(self, client: Any, url: str) -> None:
+        super().__init__(daemon=True)
+        self.client, self.url = client, url
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            got = self.client.receive_message(QueueUrl=self.url, WaitTimeSeconds=1)
+            for message in got.get("Messages", []):
+                self.client.delete_message(
+                    QueueUrl=self.url, ReceiptHandle=message["ReceiptHandle"]
+                )
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join(10)
+
+
+def test_the_readme_example(sqs_mock: MockSQS, sqs_client: Any) -> None:
+    url = sqs_client.create_queue(QueueName="orders")["QueueUrl"]
+    worker = Worker(sqs_client, url)  # your consumer, on a thread of its own
+    worker.start()
+    sqs_client.send_message(QueueUrl=url, MessageBody="A-1")
+
+    [done] = sqs_mock.wait_for("orders", "deleted", where="A-1")  # the moment it is deleted
+    assert done.receive_count == 1
+    sqs_mock.expect_none("orders", "sent", within=0.2)  # and it sends nothing back
+    worker.stop()
+
+
 # -- what counts ---------------------------------------------------------------------------
 
 
@@ -489,6 +522,16 @@ async def test_expect_none_async_on_a_wall_clock(sqs_mock: MockSQS, sqs_client: 
     with pytest.raises(UnexpectedEvent, match="body 'z'"):
         await sqs_mock.expect_none_async("jobs", "sent", within=60)
     producer.join(10)
+
+
+@pytest.mark.asyncio
+async def test_a_blocking_wait_on_an_event_loop_is_refused(sqs_mock: MockSQS) -> None:
+    with pytest.raises(RuntimeError, match="await wait_for_async"):
+        sqs_mock.wait_for("jobs", timeout=1)
+    with pytest.raises(RuntimeError, match="await expect_none_async"):
+        sqs_mock.expect_none("jobs", within=1)
+    with pytest.raises(WaitTimeout):  # a look without waiting is fine
+        sqs_mock.wait_for("jobs", timeout=0)
 
 
 # -- over HTTP -----------------------------------------------------------------------------

@@ -363,6 +363,8 @@ class EventLog:
         """Block until ``query.count`` matching events exist; WaitTimeout after ``timeout``
         real seconds."""
         timeout = _seconds("timeout", timeout)
+        if timeout:
+            _not_on_a_loop("wait_for")
         deadline = monotonic() + timeout
         watch = self._watch(since_now=False)
         while True:
@@ -420,6 +422,7 @@ class EventLog:
             clock.advance(within)
             self._check_none(watch, query, within, frozen=True)
             return
+        _not_on_a_loop("expect_none")
         mock_end, real_end = clock.now() + within, monotonic() + within
 
         def tick() -> None:
@@ -580,6 +583,19 @@ class _Awake:
 async def _wait_flag(woken: _Awake, seconds: float) -> None:
     with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(woken.event.wait(), seconds)
+
+
+def _not_on_a_loop(name: str) -> None:
+    """Refuse to block a thread that runs an event loop: a consumer on that loop could never
+    act, and the wait would time out for nothing."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise RuntimeError(
+        f"{name} would block this thread's event loop (and any consumer running on it): "
+        f"use await {name}_async(...)"
+    )
 
 
 def _seconds(name: str, value: object) -> float:
