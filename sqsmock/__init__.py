@@ -14,7 +14,8 @@ from ._mock import MockSQS, mock_sqs
 from ._serving import SqsServer, serve
 from ._store.admin import NamespaceInfo, inspect_namespace, wipe
 from ._store.errors import PersistenceError
-from ._testing import Delivery, JournalFullWarning, QueueEvent, UnexpectedEvent, WaitTimeout
+from ._testing import Delivery, JournalFullWarning
+from ._testing.waiters import QueueEvent, UnexpectedEvent, WaitTimeout
 from ._version import __version__ as __version__
 
 __all__ = [

@@ -586,8 +586,8 @@ def test_a_wait_over_http_that_times_out_answers_408(server: sqsmock.SqsServer) 
     ("method", "content_type", "body", "status", "says"),
     [
         ("GET", "application/json", b"", 405, "use POST"),
-        ("POST", "text/plain", b'{"queue": "jobs"}', 415, "Content-Type: application/json"),
-        ("POST", "application/x-www-form-urlencoded", b"queue=jobs", 415, "JSON"),
+        ("POST", "text/plain", b'{"queue": "jobs"}', 415, "application/json"),
+        ("POST", "application/x-www-form-urlencoded", b"queue=jobs", 415, "application/json"),
         ("POST", "application/json", b"{nope", 400, "not JSON"),
         ("POST", "application/json", b"[]", 400, "JSON object"),
         ("POST", "application/json", b'{"queue": "jobs", "why": 1}', 400, "unknown keys"),

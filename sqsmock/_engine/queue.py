@@ -316,9 +316,9 @@ class Queue:
         m.receipt = receipt
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
-        self.journal.record_message(m)
         if self.observe is not None:
             self.observe("received", self, [m])
+        self.journal.record_message(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at)
 
     # -- deleting and visibility -------------------------------------------------------------
@@ -346,9 +346,9 @@ class Queue:
                 m, current = self._lookup(receipt)
                 reason = None if m is None else self._deletable(m, current)
                 if reason is None and m is not None:
-                    self._remove(m)
-                    if self.observe is not None:
+                    if self.observe is not None:  # before the message lets go of its body
                         self.observe("deleted", self, [m])
+                    self._remove(m)
                 results.append(reason)
             self._wake()
         return results
