@@ -353,6 +353,19 @@ def test_the_log_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
             mock.wait_for("jobs", "sent", count=4, timeout=0)
 
 
+def test_the_log_is_bounded_in_bytes() -> None:
+    with mock_sqs(clock="frozen") as mock:
+        mock.runtime.events.byte_limit = 2500
+        client = boto3.client("sqs", region_name=REGION)
+        url = client.create_queue(QueueName="jobs")["QueueUrl"]
+        for n in range(5):
+            client.send_message(QueueUrl=url, MessageBody=str(n) * 1000)
+        assert [e.body[0] for e in mock.wait_for("jobs", "sent", count=2)] == ["3", "4"]
+        assert mock.runtime.events.dropped == 3
+        with pytest.raises(WaitTimeout, match="or 2500 bytes of messages"):
+            mock.wait_for("jobs", "sent", count=3, timeout=0)
+
+
 def test_recording_is_off_with_the_journal() -> None:
     with mock_sqs(journal_limit=0) as mock:
         client = boto3.client("sqs", region_name=REGION)

@@ -10,8 +10,9 @@ waits on a ``threading.Condition``; a coroutine awaits an ``asyncio.Event`` set 
 ``call_soon_threadsafe``, so it never blocks its loop.
 
 Waits count every event since the mock started or was last reset: a wait that starts after the
-consumer finished finds what it did. The log is bounded (``MAX_EVENTS`` events or
-``MAX_BYTES`` of message sizes, the oldest dropped first; ``dropped`` counts them). Records
+consumer finished finds what it did. The log is bounded (``MAX_EVENTS`` events, and
+``byte_limit`` bytes of message sizes -- the call journal's, so that what sqsmock keeps for a
+test to look back on has one bound -- the oldest dropped first; ``dropped`` counts them). Records
 (``QueueEvent``) are built only when a wait reads them.
 
 A negative assertion (``expect_none``) watches events after the call for ``within`` seconds of
@@ -54,8 +55,9 @@ __all__ = [
 EVENTS = ("sent", "received", "deleted", "dead-lettered")
 #: The log keeps at most this many events ...
 MAX_EVENTS = 100_000
-#: ... and at most this many bytes of message sizes (a message counts once per event).
-MAX_BYTES = 128 * 1024 * 1024
+#: ... and at most this many bytes of message sizes (a message counts once per event), unless
+#: the log is given a byte limit of its own (the call journal's).
+MAX_BYTES = 64 * 1024 * 1024
 #: Events of the queue a time-out's message shows.
 LAST_SHOWN = 5
 
@@ -192,11 +194,19 @@ class _Watch:
 class EventLog:
     """Message events since the mock started or was last reset, and the waits on them."""
 
-    def __init__(self, region: str, account: str, recording: bool = True) -> None:
+    def __init__(
+        self,
+        region: str,
+        account: str,
+        recording: bool = True,
+        byte_limit: int | None = MAX_BYTES,
+    ) -> None:
         self.region = region
         self.account = account
         #: Off (``journal_limit=0``): no observer is attached and waits are refused.
         self.recording = recording
+        #: At most this many bytes of messages are kept (None: no byte bound).
+        self.byte_limit = byte_limit
         self.clock: Clock | None = None
         self._lock = threading.Lock()  # the event path takes it bare: cheaper than the condition
         self._cond = threading.Condition(self._lock)
@@ -265,7 +275,10 @@ class EventLog:
                     )
                 )
             self._next += len(messages)
-            while len(events) > MAX_EVENTS or (self._bytes > MAX_BYTES and len(events) > 1):
+            limit = self.byte_limit
+            while len(events) > MAX_EVENTS or (
+                limit is not None and self._bytes > limit and len(events) > 1
+            ):
                 self._bytes -= events.popleft()[4]
                 self._first += 1
                 self.dropped += 1
@@ -528,7 +541,9 @@ class EventLog:
         if self.dropped:
             lines.append(
                 f"({self.dropped} older events were dropped: the log keeps the latest "
-                f"{MAX_EVENTS} events or {MAX_BYTES // 2**20} MiB of messages)"
+                f"{MAX_EVENTS} events"
+                + ("" if self.byte_limit is None else f" or {_amount(self.byte_limit)} of messages")
+                + ")"
             )
         return WaitTimeout("\n".join(lines), list(watch.found), counts, during, last, ended)
 
@@ -651,6 +666,10 @@ def _record(raw: _Raw) -> QueueEvent:
 
 def _short(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _amount(size: int) -> str:
+    return f"{size / 2**20:g} MiB" if size >= 2**20 else f"{size} bytes"
 
 
 def _counts(counts: dict[str, int]) -> str:
