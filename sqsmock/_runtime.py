@@ -59,8 +59,8 @@ class Runtime:
         self._backend: Backend | None = _open_backend(
             make_clock(clock), region, account, persistence, namespace, persistence_timeout
         )
-        #: Message events for ``wait_for``; off with the journal (``journal_limit=0``).
-        self.events = EventLog(region, account, self.journal.recording)
+        #: Message events for ``wait_for``; kept while the call journal records.
+        self.events = EventLog(region, account, lambda: self.journal.recording)
         self.events.attach(self.backend)
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None

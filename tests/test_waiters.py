@@ -355,7 +355,7 @@ def test_the_log_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_log_is_bounded_in_bytes() -> None:
     with mock_sqs(clock="frozen") as mock:
-        mock.runtime.events.byte_limit = 2500
+        mock.runtime.events.byte_limit = lambda: 2500
         client = boto3.client("sqs", region_name=REGION)
         url = client.create_queue(QueueName="jobs")["QueueUrl"]
         for n in range(5):
@@ -374,6 +374,20 @@ def test_recording_is_off_with_the_journal() -> None:
         assert mock.backend.get(REGION, ACCOUNT, "jobs").observe is None
         with pytest.raises(RuntimeError, match="journal_limit=0"):
             mock.wait_for("jobs")
+
+
+def test_recording_follows_the_journal_while_the_mock_runs() -> None:
+    """Whether events are kept is read from the call journal at each event."""
+    with mock_sqs(clock="frozen") as mock:
+        client = boto3.client("sqs", region_name=REGION)
+        url = client.create_queue(QueueName="jobs")["QueueUrl"]
+        mock.calls.recording = False
+        client.send_message(QueueUrl=url, MessageBody="unseen")
+        with pytest.raises(RuntimeError, match="not recorded"):
+            mock.wait_for("jobs", "sent", timeout=0)
+        mock.calls.recording = True
+        client.send_message(QueueUrl=url, MessageBody="seen")
+        assert [e.body for e in mock.wait_for("jobs", "sent", count=1)] == ["seen"]
 
 
 @pytest.mark.parametrize(

@@ -198,14 +198,15 @@ class EventLog:
         self,
         region: str,
         account: str,
-        recording: bool = True,
-        byte_limit: int | None = MAX_BYTES,
+        recording: Callable[[], bool] = lambda: True,
+        byte_limit: Callable[[], int | None] = lambda: MAX_BYTES,
     ) -> None:
         self.region = region
         self.account = account
-        #: Off (``journal_limit=0``): no observer is attached and waits are refused.
+        #: Whether events are kept now (the call journal's setting, read live): when not, the
+        #: observer keeps nothing and waits are refused.
         self.recording = recording
-        #: At most this many bytes of messages are kept (None: no byte bound).
+        #: The most bytes of messages kept now (None: no byte bound), read live.
         self.byte_limit = byte_limit
         self.clock: Clock | None = None
         self._lock = threading.Lock()  # the event path takes it bare: cheaper than the condition
@@ -222,9 +223,10 @@ class EventLog:
         self.dropped = 0
 
     def attach(self, backend: Backend) -> None:
-        """Hear ``backend``'s events (unless recording is off) and read its clock."""
+        """Hear ``backend``'s events (unless recording is off: then the engine pays one
+        attribute test per event) and read its clock."""
         self.clock = backend.clock
-        if self.recording:
+        if self.recording():
             backend.observer = self.observe
 
     # -- the engine's side ------------------------------------------------------------------
@@ -241,6 +243,8 @@ class EventLog:
                 with self._cond:
                     self._ended = True
                     self._wake()
+            return
+        if not self.recording():  # turned off since
             return
         now = queue.clock.now()
         if event == "dead-lettered":  # told with the queue they went to
@@ -275,7 +279,7 @@ class EventLog:
                     )
                 )
             self._next += len(messages)
-            limit = self.byte_limit
+            limit = self.byte_limit()
             while len(events) > MAX_EVENTS or (
                 limit is not None and self._bytes > limit and len(events) > 1
             ):
@@ -312,7 +316,7 @@ class EventLog:
         region: str | None = None,
     ) -> _Query:
         """Check a wait's arguments; the queue by name or URL (default region: the mock's)."""
-        if not self.recording:
+        if not self.recording():
             raise RuntimeError(
                 "message events are not recorded: journal_limit=0 turns off the call journal "
                 "and the events wait_for and expect_none read"
@@ -539,11 +543,11 @@ class EventLog:
             )
             lines += self._elsewhere(query)
         if self.dropped:
+            limit = self.byte_limit()
+            most = "" if limit is None else f" or {_amount(limit)} of messages"
             lines.append(
                 f"({self.dropped} older events were dropped: the log keeps the latest "
-                f"{MAX_EVENTS} events"
-                + ("" if self.byte_limit is None else f" or {_amount(self.byte_limit)} of messages")
-                + ")"
+                f"{MAX_EVENTS} events{most})"
             )
         return WaitTimeout("\n".join(lines), list(watch.found), counts, during, last, ended)
 
