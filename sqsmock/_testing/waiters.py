@@ -4,16 +4,16 @@ A test of a consumer -- a worker thread, a Celery worker, a Lambda-style handler
 process -- has to know when a message was consumed or dead-lettered, or that nothing arrives,
 and must not sleep to find out. The engine tells its observer (``Backend.observer``) of every
 message sent, handed out by a receive, deleted and dead-lettered; ``EventLog.observe`` keeps a
-small tuple for each (the message object, the counts that change later, the time) and wakes
-whoever waits, so a waiter returns within moments of the event, from any thread. A thread
+flat tuple of the message's values as they are at that moment and wakes whoever waits, so a waiter returns within moments of the event, from any thread. A thread
 waits on a ``threading.Condition``; a coroutine awaits an ``asyncio.Event`` set through
 ``call_soon_threadsafe``, so it never blocks its loop.
 
 Waits count every event since the mock started or was last reset: a wait that starts after the
 consumer finished finds what it did. The log is bounded (``MAX_EVENTS`` events, and
-``byte_limit`` bytes of message sizes -- the call journal's, so that what sqsmock keeps for a
-test to look back on has one bound -- the oldest dropped first; ``dropped`` counts them). Records
-(``QueueEvent``) are built only when a wait reads them.
+``byte_limit()`` bytes of message sizes, ``MAX_BYTES`` unless the runtime hands it the call
+journal's bound, so that what sqsmock keeps for a test to look back on has one bound), the
+oldest dropped first; ``dropped`` counts them. Whether it records at all follows the call
+journal. Records (``QueueEvent``) are built only when a wait reads them.
 
 A negative assertion (``expect_none``) watches events after the call for ``within`` seconds of
 the mock's clock. On a frozen clock it advances the clock by ``within`` -- time passing is what
