@@ -4,8 +4,9 @@ A test of a consumer -- a worker thread, a Celery worker, a Lambda-style handler
 process -- has to know when a message was consumed or dead-lettered, or that nothing arrives,
 and must not sleep to find out. The engine tells its observer (``Backend.observer``) of every
 message sent, handed out by a receive, deleted and dead-lettered; ``EventLog.observe`` keeps a
-flat tuple of the message's values as they are at that moment and wakes whoever waits, so a waiter returns within moments of the event, from any thread. A thread
-waits on a ``threading.Condition``; a coroutine awaits an ``asyncio.Event`` set through
+flat tuple of the message's values as they are at that moment and wakes whoever waits, so a
+waiter returns within moments of the event, from any thread. A thread waits on a
+``threading.Condition``; a coroutine awaits an ``asyncio.Event`` set through
 ``call_soon_threadsafe``, so it never blocks its loop.
 
 Waits count every event since the mock started or was last reset: a wait that starts after the
