@@ -310,8 +310,8 @@ class SqsHttpServer:
             "clock/advance": (self._advance, "POST"),
             "queues": (self._queues, "GET"),
             "messages": (self._messages, "GET"),
-            "metrics": (self._metrics, "GET"),
             "wait": (lambda request, route: _wait(self, request), "POST"),
+            "metrics": (self._metrics, "GET"),
         }
         found = fixed.get(route)
         if found is not None:
