@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ._store.admin import NamespaceInfo, inspect_namespace, wipe
     from ._store.errors import PersistenceError
     from ._testing import Delivery, JournalFullWarning
+    from ._testing.waiters import QueueEvent, UnexpectedEvent, WaitTimeout
 
 __all__ = [
     "AwsRequestRefused",
@@ -39,7 +40,10 @@ __all__ = [
     "MockSQS",
     "NamespaceInfo",
     "PersistenceError",
+    "QueueEvent",
     "SqsServer",
+    "UnexpectedEvent",
+    "WaitTimeout",
     "WallClock",
     "inspect_namespace",
     "mock_sqs",
@@ -65,6 +69,9 @@ _HOMES = {
     "PersistenceError": "_store.errors",
     "Delivery": "_testing",
     "JournalFullWarning": "_testing",
+    "QueueEvent": "_testing.waiters",
+    "UnexpectedEvent": "_testing.waiters",
+    "WaitTimeout": "_testing.waiters",
 }
 
 if not TYPE_CHECKING:  # hidden from type checkers: a misspelt name must stay an error there

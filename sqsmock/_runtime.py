@@ -31,6 +31,7 @@ from ._store import errors as store_errors
 from ._testing.chaos import Chaos, Delivery, as_delivery
 from ._testing.faults import Faults, Outcome
 from ._testing.journal import DEFAULT_LIMIT, CallJournal
+from ._testing.waiters import EventLog
 
 __all__ = ["Runtime"]
 
@@ -68,6 +69,11 @@ class Runtime:
             persistence_timeout,
             lease_seconds,
         )
+        #: Message events for ``wait_for``; kept while the call journal records.
+        self.events = EventLog(
+            region, account, lambda: self.journal.recording, lambda: self.journal.byte_limit
+        )
+        self.events.attach(self.backend)
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = persistence is not None
         #: Fault-injection rules (``handle.faults``).
@@ -206,6 +212,7 @@ class Runtime:
 
     def reset(self) -> None:
         self.backend.reset()
+        self.events.clear()
         self.chaos.forget()
         self._declare()
 

@@ -476,6 +476,7 @@ class SqsHttpServer:
             "clock/advance": (self._advance, "POST"),
             "queues": (self._queues, "GET"),
             "messages": (self._messages, "GET"),
+            "wait": (lambda request, route: _wait(self, request), "POST"),
             "metrics": (self._metrics, "GET"),
             **ui.ROUTES,  # the web UI: /_sqsmock/ui/
         }
@@ -773,3 +774,13 @@ class _Connection(RequestHandler):
 class _WebServer(web.Server):
     def __call__(self) -> RequestHandler:
         return _Connection(self, loop=self._loop, **self._kwargs)
+
+
+async def _wait(server: SqsHttpServer, request: BaseRequest) -> web.StreamResponse:
+    """``POST /_sqsmock/wait`` (JSON only): wait for message events on the loop, holding no
+    thread (``_testing.admin.wait``)."""
+    if request.content_type != "application/json":
+        raise _AdminError(415, "send the wait as JSON (Content-Type: application/json)")
+    body = await server._admin_raw(request, "the body is over 64 KiB", "the body is unreadable")
+    status, payload = await admin.wait(server.runtime, body)
+    return _json(payload, status)

@@ -5,6 +5,13 @@ its own lock, held only for lookups and updates of the registry, never across a 
 and the 60-second rule for re-creating a deleted queue. It wakes every queue's long polls when
 the clock is advanced.
 
+``observer``, when set, is told of what happens to messages -- ``"sent"``, ``"received"`` (handed
+out by a receive), ``"deleted"`` (by DeleteMessage, not by expiry or a purge), ``"dead-lettered"``
+(moved to a dead-letter queue) -- with the queue and the messages, and ``"ended"`` (no queue, no
+message) when waits end because the mock stops. Queues call it with or without their lock held,
+so it must be quick and must not call back into the engine; unset, an event costs one attribute
+test.
+
 With a store, creating and deleting a queue are written before memory changes (a failed write
 changes nothing); one queue name's create and delete are serialised by a lock of their own (one
 of ``NAME_LOCKS`` stripes), so a slow store delays only calls on that name. ``load`` rebuilds
@@ -22,6 +29,7 @@ from .._errors import SqsError
 from .._store import Op, QueueRecord, Snapshot, Store
 from .clock import Clock
 from .fifo import FifoQueue
+from .message import Message
 from .move_tasks import MoveTasks
 from .queue import Queue
 from .records import decode_meta
@@ -37,6 +45,8 @@ QUEUE_DELETE_COOLDOWN = 60.0
 NAME_LOCKS = 64
 
 Key = tuple[str, str, str]
+#: ``observer(event, queue, messages)``: see the module's docstring.
+Observer = Callable[[str, Queue | None, list[Message]], None]
 
 
 def _key(qid: str) -> Key:
@@ -95,6 +105,7 @@ class Backend:
         #: Bumped by reset(): a create or delete that wrote before a reset does not touch the
         #: registry after it.
         self._generation = 0
+        self._observer: Observer | None = None
         self.move_tasks = self._new_move_tasks()
         if store is not None:
             store.on_late = self.mark_stale
@@ -111,6 +122,17 @@ class Backend:
 
     def _name_lock(self, key: Key) -> threading.Lock:
         return self._name_locks[hash(key) % NAME_LOCKS]
+
+    @property
+    def observer(self) -> Observer | None:
+        """Told of each message event (see the module's docstring); None: nobody listens."""
+        return self._observer
+
+    @observer.setter
+    def observer(self, observer: Observer | None) -> None:
+        self._observer = observer
+        for queue in self.queues():
+            queue.observe = observer
 
     def mark_stale(self, qids: set[str]) -> None:
         """A write touching these queues failed: each reloads from the store on its next use."""
@@ -169,6 +191,7 @@ class Backend:
         kind = FifoQueue if fifo else Queue
         queue = kind(name, region, account, self.clock, attributes, tags, resolve=self.by_arn)
         queue.journal.attach(self.store, self.mark_stale)
+        queue.observe = self._observer
         return queue
 
     def close(self) -> None:
@@ -185,6 +208,8 @@ class Backend:
         for queue in self.queues():
             queue.closed = True  # not deleted: a call still under way writes through as usual
             queue.notify()
+        if self._observer is not None:
+            self._observer("ended", None, [])
 
     # -- lookups ----------------------------------------------------------------------------
 

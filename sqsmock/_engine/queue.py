@@ -59,6 +59,8 @@ class Queue:
     fifo = False
     #: FIFO: the deduplication scope, fixed at creation.
     dedup_scope: str | None = None
+    #: Told of each event (``Backend.observer``): sent, received, deleted, dead-lettered.
+    observe: Callable[[str, Queue | None, list[Message]], None] | None = None
 
     def __init__(
         self,
@@ -146,6 +148,8 @@ class Queue:
                 wait = self.config.delay_seconds if delay is None else delay
                 out.append(self._accept(message, now, wait))
             self._wake()
+            if self.observe is not None:  # a FIFO duplicate was not enqueued: no slot
+                self.observe("sent", self, [m for m in messages if m.slot >= 0])
             return out
 
     def _accept(self, m: Message, now: float, delay: int) -> tuple[str, str | None]:
@@ -310,6 +314,8 @@ class Queue:
         m.receipt = receipt
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
+        if self.observe is not None:
+            self.observe("received", self, [m])
         self.journal.record_message(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at, m.body, m.attributes)
 
@@ -349,6 +355,8 @@ class Queue:
                 m, current = self._lookup(receipt)
                 reason = None if m is None else self._deletable(m, current)
                 if reason is None and m is not None:
+                    if self.observe is not None:  # before the message lets go of its body
+                        self.observe("deleted", self, [m])
                     self._remove(m)
                 results.append(reason)
             self._wake()

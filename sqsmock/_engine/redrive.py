@@ -50,8 +50,10 @@ def dead_letter(
     They keep MessageId, body, attributes and receive count and gain the source's ARN; a
     standard message keeps its enqueue time, a FIFO one gets a new one. Their departure and
     arrival are written in one transaction; if the dead-letter queue is gone meanwhile, they go
-    back to the source. ``epoch``: the source's reload count when they were taken -- if it
-    reloaded since, its memory may hold them again, so it reloads once more.
+    back to the source. Once moved, the queue's observer is told (``"dead-lettered"``, with the
+    dead-letter queue and the copies, which name their source in ``dlq_source_arn``).
+    ``epoch``: the source's reload count when they were taken -- if it reloaded since, its
+    memory may hold them again, so it reloads once more.
     """
     policy = source.config.redrive
     target = resolve(policy.target_arn) if resolve and policy else None
@@ -68,5 +70,8 @@ def dead_letter(
         target.accept_messages(copies, source.journal.delete_ops(messages))
     except SqsError:  # the dead-letter queue is gone: the messages stay where they were
         source.accept_messages([old.carry() for old in messages])
+    else:
+        if source.observe is not None:  # told with the queue they arrived in
+            source.observe("dead-lettered", target, copies)
     if source.journal.reloads != epoch:
         source.stale = True

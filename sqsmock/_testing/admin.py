@@ -152,3 +152,57 @@ def answer(
     except (TypeError, ValueError) as error:
         return _error(400, str(error))
     return 201, fault_json(fault)
+
+
+#: The keys of ``POST /_sqsmock/wait``'s JSON body.
+_WAIT_KEYS = frozenset({"queue", "event", "count", "where", "timeout", "region"})
+#: The longest wait over HTTP, in seconds.
+MAX_WAIT = 3600.0
+
+
+async def wait(runtime: Any, body: bytes) -> tuple[int, Any]:
+    """``POST /_sqsmock/wait``: ``{"queue": ..., "event": "deleted", "count": 1, "where":
+    <body string>, "timeout": 5, "region": ...}`` -- ``wait_for`` over HTTP, awaited on the
+    server's loop. 200 with ``{"events": [...]}``, 408 with what did happen meanwhile, 503 if
+    the server stops first."""
+    from .waiters import WaitTimeout
+
+    expected = (
+        'send a JSON object {"queue": <name or URL>, "event": "sent" | "received" | "deleted" '
+        '| "dead-lettered", "count": N, "where": <body>, "timeout": <seconds>}'
+    )
+    try:
+        fields = json.loads(body or b"{}")
+    except ValueError:
+        return _error(400, f"the body is not JSON: {expected}")
+    if not isinstance(fields, dict):
+        return _error(400, expected)
+    unknown = sorted(set(fields) - _WAIT_KEYS)
+    if unknown:
+        return _error(400, f"unknown keys {unknown}; known: {sorted(_WAIT_KEYS)}")
+    where = fields.get("where")
+    if where is not None and not isinstance(where, str):
+        return _error(400, '"where" is a message body (a string) to match')
+    timeout = fields.get("timeout", 5.0)
+    if not isinstance(timeout, bool) and isinstance(timeout, (int, float)) and timeout > MAX_WAIT:
+        return _error(400, f'"timeout" is at most {MAX_WAIT:g} seconds')
+    region = fields.get("region")
+    if region is not None and not isinstance(region, str):
+        return _error(400, '"region" is a region name')
+    events = runtime.events
+    try:
+        query = events.query(
+            fields.get("queue"),
+            fields.get("event", "deleted"),
+            fields.get("count", 1),
+            where,
+            region,
+        )
+        found = await events.wait_async(query, timeout)
+    except (TypeError, ValueError) as error:
+        return _error(400, str(error))
+    except WaitTimeout as timed_out:
+        if timed_out.stopped:
+            return _error(503, "sqsmock is stopping")
+        return 408, timed_out.to_json()
+    return 200, {"events": [e.to_json() for e in found]}

@@ -1,4 +1,5 @@
-"""What a handle offers for testing failure: the journal, fault rules, delivery settings, Lambda.
+"""What a handle offers for testing failure: the journal, fault rules, delivery settings, Lambda,
+and waits for what consumers did (``wait_for``, ``expect_none``).
 
 Every handle (``mock_sqs``'s, the server's) inherits it; all it needs is the handle's active
 ``runtime``.
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .chaos import Delivery
 from .faults import Faults
 from .journal import CallJournal
+from .waiters import QueueEvent, Where
 
 if TYPE_CHECKING:
     from .._runtime import Runtime
@@ -22,7 +24,7 @@ __all__ = ["FailureTools"]
 
 class FailureTools:
     """Mixed into a handle: ``calls``, ``faults``, ``chaos()``, ``lambda_event()``,
-    ``run_lambda()``."""
+    ``run_lambda()``, ``wait_for()``, ``expect_none()`` and their async forms."""
 
     @property
     def runtime(self) -> Runtime:
@@ -89,3 +91,70 @@ class FailureTools:
             context=context,
             max_batches=max_batches,
         )
+
+    # -- waiting for consumers --------------------------------------------------------------
+
+    def wait_for(
+        self,
+        queue: str,
+        event: str = "deleted",
+        *,
+        count: int = 1,
+        where: Where = None,
+        timeout: float = 5.0,
+        region: str | None = None,
+    ) -> list[QueueEvent]:
+        """Wait until ``count`` messages of ``queue`` (name or URL) had ``event`` --
+        ``"sent"``, ``"received"``, ``"deleted"`` or ``"dead-lettered"`` -- counting from the
+        mock's start or last reset, and return those events (``QueueEvent``), oldest first.
+        ``where``: a body string, or a function of the event that says whether it counts.
+        Returns the moment the event happens, from whichever thread or process caused it;
+        after ``timeout`` real seconds raises ``WaitTimeout`` (an AssertionError) saying what
+        did happen to the queue. A dead-lettered message's event belongs to the queue it left
+        and is found by naming its dead-letter queue too."""
+        events = self.runtime.events
+        return events.wait(events.query(queue, event, count, where, region), timeout)
+
+    async def wait_for_async(
+        self,
+        queue: str,
+        event: str = "deleted",
+        *,
+        count: int = 1,
+        where: Where = None,
+        timeout: float = 5.0,
+        region: str | None = None,
+    ) -> list[QueueEvent]:
+        """``wait_for`` for a coroutine: awaits without blocking the event loop."""
+        events = self.runtime.events
+        return await events.wait_async(events.query(queue, event, count, where, region), timeout)
+
+    def expect_none(
+        self,
+        queue: str,
+        event: str = "sent",
+        *,
+        within: float = 1.0,
+        where: Where = None,
+        region: str | None = None,
+    ) -> None:
+        """Assert that no message of ``queue`` has ``event`` from now until ``within`` seconds
+        of the mock's clock have passed: raises ``UnexpectedEvent`` (an AssertionError) at the
+        first one. On a frozen clock the clock is advanced by ``within`` and then checked (no
+        real time passes); on a wall clock this waits ``within`` real seconds, or less if the
+        clock is advanced meanwhile."""
+        events = self.runtime.events
+        events.expect_none(events.query(queue, event, 1, where, region), within)
+
+    async def expect_none_async(
+        self,
+        queue: str,
+        event: str = "sent",
+        *,
+        within: float = 1.0,
+        where: Where = None,
+        region: str | None = None,
+    ) -> None:
+        """``expect_none`` for a coroutine: awaits without blocking the event loop."""
+        events = self.runtime.events
+        await events.expect_none_async(events.query(queue, event, 1, where, region), within)
