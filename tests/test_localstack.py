@@ -338,7 +338,7 @@ def test_init_scripts_run_once_serving_and_report_their_state(tmp_path):
         process = subprocess.Popen(
             [sys.executable, "-m", "sqsmock", "serve", "--localstack", "--port", "0",
              "--init-dir", str(init)],
-            stdout=subprocess.PIPE, stderr=stderr, cwd=ROOT, env=env,
+            stdout=subprocess.PIPE, stderr=stderr, cwd=ROOT, env=env, bufsize=0,
         )  # fmt: skip
     try:
         assert process.stdout is not None
