@@ -81,13 +81,13 @@ BY_DEFAULT: Any = None
 ALLOW_AWS_DEFAULT = False
 
 
-def about(doc: str, *, flag: str | None = None, **cli: Any) -> dict[str, Any]:
+def about(doc: str, *, flag: str | None = None, first: bool = False, **cli: Any) -> dict[str, Any]:
     """A field's metadata: its one-line ``doc`` and, if ``sqsmock serve`` takes it, its ``flag``
     with the keywords of argparse's ``add_argument`` (a ``default`` of None there: left to the
-    config file, then the field's default)."""
+    config file, then the field's default); ``first``: listed before the others in ``--help``."""
     metadata: dict[str, Any] = {"doc": doc}
     if flag is not None:
-        metadata["cli"] = {"flag": flag, **cli}
+        metadata["cli"] = {"flag": flag, "first": first, **cli}
     return metadata
 
 
@@ -112,7 +112,7 @@ class StateOptions:
     region: str = field(
         default=DEFAULT_REGION,
         metadata=about(
-            "the default region: a name AWS has",
+            f"the default region, a name AWS has (default {DEFAULT_REGION})",
             flag="--region",
             default=None,
             help=f"default region (default {DEFAULT_REGION})",
@@ -121,7 +121,7 @@ class StateOptions:
     account_id: str = field(
         default=DEFAULT_ACCOUNT,
         metadata=about(
-            "the default account: 12 digits",
+            f"the default account, 12 digits (default {DEFAULT_ACCOUNT})",
             flag="--account-id",
             default=None,
             help=f"default account (default {DEFAULT_ACCOUNT})",
@@ -130,7 +130,7 @@ class StateOptions:
     clock: ClockOption = field(
         default="wall",
         metadata=about(
-            '"wall", "frozen" or a sqsmock Clock',
+            '"wall" (default: real time), "frozen" (moves only when advanced) or a sqsmock Clock',
             flag="--clock",
             choices=("wall", "frozen"),
             default="wall",
@@ -198,6 +198,7 @@ class StateOptions:
         metadata=about(
             "queues to create at every start and reset: a TOML file, an ElasticMQ .conf, a dict",
             flag="--config",
+            first=True,
             metavar="FILE",
             default=None,
             help="queues to create at start: a TOML file, or ElasticMQ's .conf (its rest-sqs "
@@ -287,11 +288,11 @@ def describe(cls: type[StateOptions], indent: str = "") -> str:
 def add_arguments(parser: argparse.ArgumentParser, cls: type[StateOptions]) -> None:
     """A flag for each option of ``cls`` whose metadata names one, its value under the option's
     own name."""
-    for option in fields(cls):
-        cli = option.metadata.get("cli")
-        if cli is not None:
-            keywords = {key: value for key, value in cli.items() if key != "flag"}
-            parser.add_argument(cli["flag"], dest=option.name, **keywords)
+    flagged = [option for option in fields(cls) if "cli" in option.metadata]
+    for option in sorted(flagged, key=lambda option: not option.metadata["cli"]["first"]):
+        cli = option.metadata["cli"]
+        keywords = {key: value for key, value in cli.items() if key not in ("flag", "first")}
+        parser.add_argument(cli["flag"], dest=option.name, **keywords)
 
 
 def from_arguments(args: argparse.Namespace, cls: type[StateOptions]) -> dict[str, Any]:

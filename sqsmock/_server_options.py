@@ -22,6 +22,9 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "LOCALSTACK_PORT", "ServerOptions"]
 #: ElasticMQ's port, so that its users can switch without changing their configuration.
 DEFAULT_PORT = 9324
 DEFAULT_HOST = "127.0.0.1"
+#: Seconds a request body may take to arrive; a connection may idle between requests.
+READ_TIMEOUT = 30.0
+IDLE_TIMEOUT = 75.0
 
 #: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
 LOCALSTACK_ACCOUNT = "000000000000"
@@ -36,7 +39,7 @@ class ServerOptions(StateOptions):
     account_id: str = field(
         default=BY_DEFAULT,
         metadata=about(
-            f"the default account: 12 digits (default {DEFAULT_ACCOUNT}; "
+            f"the default account, 12 digits (default {DEFAULT_ACCOUNT}; "
             f"{LOCALSTACK_ACCOUNT} in LocalStack mode)",
             flag="--account-id",
             default=None,
@@ -48,6 +51,7 @@ class ServerOptions(StateOptions):
         metadata=about(
             f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for other machines)",
             flag="--host",
+            first=True,
             default=None,
             help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for every interface)",
         ),
@@ -57,16 +61,21 @@ class ServerOptions(StateOptions):
         metadata=about(
             f"port (default {DEFAULT_PORT}, ElasticMQ's; 0 picks a free one)",
             flag="--port",
+            first=True,
             type=int,
             default=None,
             help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
         ),
     )
     read_timeout: float = field(
-        default=30.0, metadata=about("seconds a request body may take to arrive")
+        default=READ_TIMEOUT,
+        metadata=about(f"seconds a request body may take to arrive (default {READ_TIMEOUT:g})"),
     )
     idle_timeout: float = field(
-        default=75.0, metadata=about("seconds a connection may idle between requests")
+        default=IDLE_TIMEOUT,
+        metadata=about(
+            f"seconds a connection may idle between requests (default {IDLE_TIMEOUT:g})"
+        ),
     )
     allow_hosts: Iterable[str] = field(
         default=(),
