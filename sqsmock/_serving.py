@@ -27,6 +27,7 @@ from ._server_options import DEFAULT_PORT, LOCALSTACK_PORT, ServerOptions
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
+    from ._adapters.http_localstack import LocalStackMode
 
 __all__ = ["DEFAULT_PORT", "SqsServer", "add_serve_command", "run_serve", "serve"]
 
@@ -57,7 +58,8 @@ class SqsServer(Handle):
             raise TypeError("SqsServer() takes a ServerOptions or keyword options, not both")
         super().__init__(options)
         self.options: ServerOptions = options
-        self.public_url, self.localstack = options.public_url, options.localstack_mode
+        self.public_url = options.public_url
+        self.localstack: LocalStackMode | None = options.localstack_mode
         self.allow_hosts, self.cors_origins = list(options.allow_hosts), list(options.cors_origins)
         self._server: SqsHttpServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
