@@ -9,77 +9,24 @@ answering.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import os
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 import wrapt
 
 from ._adapters import _active
-from ._engine import Clock
-from ._handle import DEFAULT_ACCOUNT, DEFAULT_REGION, Handle
-from ._store.redis_store import DEFAULT_TIMEOUT
+from ._handle import Handle
+from ._options import ClockOption, MockOptions, Persistence, RedisClient, describe
 from ._testing.chaos import Delivery
-from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
 
-__all__ = ["ClockOption", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
+__all__ = ["ClockOption", "MockOptions", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
-
-#: The ``clock=`` option: ``"wall"``, ``"frozen"`` or a ``Clock`` instance.
-ClockOption: TypeAlias = Literal["wall", "frozen"] | Clock
-
-
-class RedisClient(Protocol):
-    """What ``persistence=`` needs of a client: a ``redis.Redis`` or ``fakeredis.FakeRedis``."""
-
-    @property
-    def pipeline(self) -> Callable[..., Any]: ...
-
-    @property
-    def hgetall(self) -> Callable[..., Any]: ...
-
-    @property
-    def scan_iter(self) -> Callable[..., Any]: ...
-
-
-#: The ``persistence=`` option: a Redis client, a ``redis://`` URL, or None (in memory only).
-Persistence: TypeAlias = RedisClient | str | None
-
-#: The keyword options of ``mock_sqs``, in the order its documentation gives them.
-OPTIONS = (
-    "region",
-    "account_id",
-    "clock",
-    "persistence",
-    "namespace",
-    "persistence_timeout",
-    "journal_limit",
-    "journal_byte_limit",
-    "delivery",
-    "config",
-    "allow_aws",
-)
-
-#: ``allow_aws`` of a mock that does not set it; the pytest plugin's ``sqsmock_allow_aws`` ini
-#: option sets it for a test session.
-ALLOW_AWS_DEFAULT = False
-
-
-def _options_error(unknown: list[str]) -> TypeError:
-    parts = []
-    for name in unknown:
-        close = difflib.get_close_matches(name, OPTIONS, n=1)
-        parts.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-    return TypeError(
-        f"mock_sqs() got unexpected option{'s' if len(unknown) > 1 else ''} "
-        f"{', '.join(parts)}; its options are {', '.join(OPTIONS)}"
-    )
 
 
 def _target_error(target: object) -> TypeError:
@@ -103,35 +50,15 @@ class MockSQS(Handle):
 
     _INACTIVE = "this mock_sqs is not active; start() it or enter it first"
 
-    def __init__(
-        self,
-        *,
-        region: str = DEFAULT_REGION,
-        account_id: str = DEFAULT_ACCOUNT,
-        clock: ClockOption = "wall",
-        persistence: Persistence = None,
-        namespace: str | None = None,
-        persistence_timeout: float = DEFAULT_TIMEOUT,
-        journal_limit: int | None = DEFAULT_LIMIT,
-        journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
-        delivery: Delivery | dict[str, Any] | None = None,
-        config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
-        allow_aws: bool | None = None,
-    ) -> None:
-        super().__init__(
-            region=region,
-            account_id=account_id,
-            clock=clock,
-            persistence=persistence,
-            namespace=namespace,
-            persistence_timeout=persistence_timeout,
-            journal_limit=journal_limit,
-            journal_byte_limit=journal_byte_limit,
-            delivery=delivery,
-            config=config,
-        )
+    def __init__(self, options: MockOptions | None = None, /, **keywords: Any) -> None:
+        if options is None:
+            options = MockOptions.from_keywords(keywords, "mock_sqs")
+        elif keywords:
+            raise TypeError("MockSQS() takes a MockOptions or keyword options, not both")
+        super().__init__(options)
+        self.options: MockOptions = options
         #: May a request to another AWS service that no mock answered reach real AWS?
-        self.allow_aws = ALLOW_AWS_DEFAULT if allow_aws is None else bool(allow_aws)
+        self.allow_aws = options.allow_aws
         self._depth = 0
         self._lock = threading.Lock()
 
@@ -306,17 +233,17 @@ def mock_sqs(target: F, /) -> F: ...
 @overload
 def mock_sqs(
     *,
-    region: str = DEFAULT_REGION,
-    account_id: str = DEFAULT_ACCOUNT,
-    clock: ClockOption = "wall",
-    persistence: Persistence = None,
-    namespace: str | None = None,
-    persistence_timeout: float = DEFAULT_TIMEOUT,
-    journal_limit: int | None = DEFAULT_LIMIT,
-    journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
-    delivery: Delivery | dict[str, Any] | None = None,
-    config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
-    allow_aws: bool | None = None,
+    region: str = ...,
+    account_id: str = ...,
+    clock: ClockOption = ...,
+    persistence: Persistence = ...,
+    namespace: str | None = ...,
+    persistence_timeout: float = ...,
+    journal_limit: int | None = ...,
+    journal_byte_limit: int | None = ...,
+    delivery: Delivery | dict[str, Any] | None = ...,
+    config: str | os.PathLike[str] | Mapping[str, Any] | None = ...,
+    allow_aws: bool | None = ...,
 ) -> MockSQS: ...
 
 
@@ -325,24 +252,16 @@ def mock_sqs(target: Any = None, /, **options: Any) -> Any:
 
     ``@mock_sqs`` / ``@mock_sqs(...)`` decorate functions, ``async def`` functions,
     ``unittest.TestCase`` subclasses and plain test classes; ``with mock_sqs() as sqs:`` and
-    ``sqs = mock_sqs().start()`` give the handle directly. Options: ``region`` and ``account_id``
-    (defaults ``us-east-1`` and ``123456789012``), ``clock`` (``"wall"``, ``"frozen"`` or a
-    ``Clock``), ``persistence`` (a redis-py or fakeredis client, or a ``redis://`` URL: state
-    survives restarts), ``namespace`` (the Redis key prefix, default ``sqsmock:``, per worker
-    under pytest-xdist), ``persistence_timeout`` (seconds a client built from a URL waits for
-    Redis, default 5), ``journal_limit`` (calls kept in ``calls``, default 10 000; None: no
-    limit, 0: none), ``journal_byte_limit`` (bytes ``calls`` keeps, default 64 MiB; None: no
-    limit), ``delivery`` (a ``Delivery`` or its keywords as a dict: at-least-once
-    delivery on standard queues, see ``chaos()``), ``config`` (queues to create at every
-    start and reset: a TOML file's path, an ElasticMQ ``.conf``, or a dict of the same shape;
-    an error in it raises ``sqsmock.ConfigError`` before anything is created) and
-    ``allow_aws`` (let a botocore request to real AWS that no mock answered go out; by default
-    it is refused).
+    ``sqs = mock_sqs().start()`` give the handle directly. Its options are checked at once: a
+    misspelt one raises TypeError, a bad value ValueError (``sqsmock.ConfigError`` for an error
+    in ``config``), before anything is created.
     """
-    unknown = [name for name in options if name not in OPTIONS]
-    if unknown:
-        raise _options_error(unknown)
+    MockOptions.check_names(options, "mock_sqs")
     if target is not None and (isinstance(target, str) or not callable(target)):
         raise _target_error(target)
-    mock = MockSQS(**options)
+    mock = MockSQS(MockOptions(**options))
     return mock if target is None else mock(target)
+
+
+if mock_sqs.__doc__ is not None:  # None under python -OO
+    mock_sqs.__doc__ += f"\n    Options (``MockOptions``):\n\n{describe(MockOptions, '    ')}\n"

@@ -19,18 +19,17 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from . import _protocol
-from ._declare import Declarations
 from ._declare import apply as apply_declarations
 from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
+from ._options import StateOptions
 from ._protocol import Caller, Result
 from ._service import Call, Request
 from ._service._wait import in_thread
-from ._store import DEFAULT_TIMEOUT
 from ._store import errors as store_errors
-from ._testing.chaos import Chaos, Delivery, as_delivery
+from ._testing.chaos import Chaos, as_delivery
 from ._testing.faults import Faults, Outcome
-from ._testing.journal import DEFAULT_LIMIT, CallJournal
+from ._testing.journal import CallJournal
 from ._testing.waiters import EventLog
 
 __all__ = ["Runtime"]
@@ -42,32 +41,19 @@ log = logging.getLogger("sqsmock")
 class Runtime:
     """The live state behind an active mock or server."""
 
-    def __init__(
-        self,
-        *,
-        region: str,
-        account: str,
-        clock: str | Clock | None = "wall",
-        persistence: Any = None,
-        namespace: str = "sqsmock:",
-        persistence_timeout: float = DEFAULT_TIMEOUT,
-        journal_limit: int | None = DEFAULT_LIMIT,
-        delivery: Delivery | dict[str, Any] | None = None,
-        declarations: Declarations | None = None,
-        lease_seconds: float | None = None,
-    ) -> None:
+    def __init__(self, options: StateOptions) -> None:
+        region, account = options.region, options.account_id
         self.region = region
         self.account = account
         #: Every call answered (``handle.calls``); built first: a bad limit opens no store.
-        self.journal = CallJournal(journal_limit)
+        self.journal = CallJournal(options.journal_limit, options.journal_byte_limit)
         self._backend: Backend | None = _open_backend(
-            make_clock(clock),
+            make_clock(options.clock),
             region,
             account,
-            persistence,
-            namespace,
-            persistence_timeout,
-            lease_seconds,
+            options.persistence,
+            options.namespace,
+            options.persistence_timeout,
         )
         #: Message events for ``wait_for``; kept while the call journal records.
         self.events = EventLog(
@@ -75,13 +61,13 @@ class Runtime:
         )
         self.events.attach(self.backend)
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
-        self.blocking = persistence is not None
+        self.blocking = options.persistence is not None
         #: Fault-injection rules (``handle.faults``).
         self.faults = Faults()
         #: At-least-once delivery and ordering settings (``handle.chaos(...)``).
-        self.chaos = Chaos(as_delivery(delivery))
+        self.chaos = Chaos(as_delivery(options.delivery))
         #: Queues declared ahead (``config=``): made now and again after every reset.
-        self.declarations = declarations
+        self.declarations = options.declarations
         try:
             self._declare()
         except BaseException:

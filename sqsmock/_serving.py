@@ -14,32 +14,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._declare import Declarations
 from ._declare import load as load_declarations
-from ._engine import Clock
-from ._handle import DEFAULT_ACCOUNT, DEFAULT_NAMESPACE, DEFAULT_REGION, Handle, check_options
+from ._handle import Handle
+from ._options import add_arguments, describe, from_arguments
 from ._runtime import Runtime
-from ._store import DEFAULT_TIMEOUT, check_timeout
-from ._testing.chaos import Delivery
-from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT
+from ._server_options import DEFAULT_PORT, LOCALSTACK_PORT, ServerOptions
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
     from ._adapters.http_localstack import LocalStackMode
 
 __all__ = ["DEFAULT_PORT", "SqsServer", "add_serve_command", "run_serve", "serve"]
-
-#: ElasticMQ's port, so that its users can switch without changing their configuration.
-DEFAULT_PORT = 9324
-DEFAULT_HOST = "127.0.0.1"
 
 
 def _bracketed(host: str) -> str:
@@ -56,80 +46,21 @@ def _url_host(host: str) -> str:
     return _bracketed(host)
 
 
-def _check_port(port: Any) -> None:
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
-
-
-def _check_browsers(allow_hosts: Any, cors_origins: Any) -> tuple[list[str], list[str]]:
-    """``allow_hosts`` and ``cors_origins``, checked and normalised (a lone string is refused:
-    it would read as its letters)."""
-    from ._adapters._browsers import check_allow_host, check_cors_origin
-
-    lists = []
-    for option, value in (("allow_hosts", allow_hosts), ("cors_origins", cors_origins)):
-        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-            raise ValueError(f"{option} must be a list of strings, not {value!r}")
-        lists.append(list(value))
-    return (
-        [check_allow_host(name) for name in lists[0]],
-        [check_cors_origin(origin) for origin in lists[1]],
-    )
-
-
 class SqsServer(Handle):
     """An sqsmock HTTP server and its handle; ``with serve() as server:`` or ``start()``."""
 
     _INACTIVE = "this sqsmock server is not running; start() it or enter it first"
 
-    def __init__(
-        self,
-        *,
-        host: str = DEFAULT_HOST,
-        port: int = DEFAULT_PORT,
-        region: str = DEFAULT_REGION,
-        account_id: str | None = None,
-        clock: str | Clock | None = "wall",
-        persistence: Any = None,
-        namespace: str | None = None,
-        persistence_timeout: float = DEFAULT_TIMEOUT,
-        read_timeout: float = 30.0,
-        idle_timeout: float = 75.0,
-        journal_limit: int | None = DEFAULT_LIMIT,
-        journal_byte_limit: int | None = DEFAULT_BYTE_LIMIT,
-        delivery: Delivery | dict[str, Any] | None = None,
-        config: Any = None,
-        allow_hosts: Iterable[str] = (),
-        cors_origins: Iterable[str] = (),
-        public_url: str | None = None,
-        localstack: bool = False,
-        endpoint_strategy: str | None = None,
-        init_dir: str | os.PathLike[str] | None = None,
-    ) -> None:
-        _check_port(port)
-        self.public_url, self.localstack = _localstack_options(
-            public_url, localstack, endpoint_strategy, init_dir
-        )
-        if self.localstack is not None:
-            allow_hosts = (*allow_hosts, *LOCALSTACK_HOSTS)
-        self.allow_hosts, self.cors_origins = _check_browsers(allow_hosts, cors_origins)
-        if account_id is None:
-            account_id = LOCALSTACK_ACCOUNT if localstack else DEFAULT_ACCOUNT
-        super().__init__(
-            region=region,
-            account_id=account_id,
-            clock=clock,
-            persistence=persistence,
-            namespace=namespace,
-            persistence_timeout=persistence_timeout,
-            journal_limit=journal_limit,
-            journal_byte_limit=journal_byte_limit,
-            delivery=delivery,
-            config=config,
-        )
-        self._host = host
-        self._port = port
-        self._timeouts = (read_timeout, idle_timeout)
+    def __init__(self, options: ServerOptions | None = None, /, **keywords: Any) -> None:
+        if options is None:
+            options = ServerOptions.from_keywords(keywords, "serve")
+        elif keywords:
+            raise TypeError("SqsServer() takes a ServerOptions or keyword options, not both")
+        super().__init__(options)
+        self.options: ServerOptions = options
+        self.public_url = options.public_url
+        self.localstack: LocalStackMode | None = options.localstack_mode
+        self.allow_hosts, self.cors_origins = list(options.allow_hosts), list(options.cors_origins)
         self._server: SqsHttpServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
@@ -151,15 +82,7 @@ class SqsServer(Handle):
                 ) from None
 
             runtime = self._new_runtime()
-            server = SqsHttpServer(
-                runtime,
-                read_timeout=self._timeouts[0],
-                idle_timeout=self._timeouts[1],
-                allow_hosts=self.allow_hosts,
-                cors_origins=self.cors_origins,
-                public_url=self.public_url,
-                localstack=self.localstack,
-            )
+            server = _http_server(SqsHttpServer, runtime, self.options)
             ready = threading.Event()
             failure: list[BaseException] = []
             thread = threading.Thread(
@@ -201,7 +124,7 @@ class SqsServer(Handle):
         self, server: SqsHttpServer, ready: threading.Event, failure: list[BaseException]
     ) -> None:
         try:
-            await server.start(self._host, self._port)
+            await server.start(self.options.host, self.options.port)
         except BaseException as error:
             failure.append(error)
             ready.set()
@@ -246,72 +169,33 @@ class SqsServer(Handle):
         return f"<SqsServer {self.region}/{self.account_id} {where}>"
 
 
-#: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
-LOCALSTACK_ACCOUNT = "000000000000"
-LOCALSTACK_PORT = 4566
-LOCALSTACK_HOSTS = (".localhost.localstack.cloud",)
-
-
-def _localstack_options(
-    public_url: str | None,
-    localstack: bool,
-    strategy: str | None,
-    init_dir: str | os.PathLike[str] | None,
-    environ: Mapping[str, str] = os.environ,
-) -> tuple[str | None, LocalStackMode | None]:
-    """The public URL and LocalStack mode these options ask for (ValueError if malformed).
-
-    In LocalStack mode ``SQS_ENDPOINT_STRATEGY`` and ``LOCALSTACK_HOST`` are read from the
-    environment when not given, and the init scripts come from LocalStack's
-    ``/etc/localstack/init/ready.d`` when it exists."""
-    from ._adapters.http_localstack import DEFAULT_INIT_DIR, LocalStackMode
-    from ._protocol.urls import STRATEGIES, check_public_url
-
-    if public_url is not None:
-        public_url = check_public_url(public_url)
-    if not localstack:
-        if strategy is not None or init_dir is not None:
-            raise ValueError("endpoint_strategy and init_dir are LocalStack mode's options")
-        return public_url, None
-    strategy = strategy or environ.get("SQS_ENDPOINT_STRATEGY") or "standard"
-    if strategy == "off":  # LocalStack's name for its plain form
-        strategy = "dynamic"
-    if strategy not in STRATEGIES:
-        raise ValueError(
-            f"SQS endpoint strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}"
-        )
-    host = None
-    if public_url is not None:
-        host = public_url.split("://", 1)[1]
-    elif environ.get("LOCALSTACK_HOST"):
-        public_url = check_public_url("http://" + environ["LOCALSTACK_HOST"].strip())
-        host = public_url.split("://", 1)[1]
-    if init_dir is None and os.path.isdir(DEFAULT_INIT_DIR):
-        init_dir = DEFAULT_INIT_DIR
-    if init_dir is not None and not os.path.isdir(init_dir):
-        raise ValueError(f"init directory {os.fspath(init_dir)!r} does not exist")
-    return public_url, LocalStackMode(
-        strategy=strategy, host=host, init_dir=None if init_dir is None else Path(init_dir)
-    )
-
-
 def serve(**options: Any) -> SqsServer:
     """An SQS server over HTTP for any client: ``with sqsmock.serve(port=0) as server:``.
 
-    Options: ``host`` (default ``127.0.0.1``; ``0.0.0.0`` for other machines or containers),
-    ``port`` (default 9324, ElasticMQ's; 0 picks a free one), ``region``, ``account_id``,
-    ``clock`` (``"wall"``, ``"frozen"`` or a ``Clock``), ``persistence`` (a ``redis://`` URL or a
-    client: state survives restarts), ``namespace``, ``persistence_timeout``, ``journal_limit``,
-    ``journal_byte_limit``, ``delivery`` and ``config`` (queues declared in a TOML or ElasticMQ
-    file, or a dict), as for ``mock_sqs``; ``read_timeout`` and ``idle_timeout`` (seconds a
-    request body may take, a connection may idle); ``allow_hosts`` (names besides IP addresses
-    and ``localhost`` that clients may reach it by, such as ``["sqs"]`` in docker-compose;
-    ``".example.com"`` or ``"*.example.com"`` for subdomains, ``"*"`` for any) and
-    ``cors_origins`` (web pages that may call it, such as ``["http://localhost:3000"]``; ``"*"``
-    for any). The handle has ``calls``, ``faults``,
-    ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as ``mock_sqs``'s has.
+    The handle has ``calls``, ``faults``, ``chaos()``, ``lambda_event()`` and ``run_lambda()`` as
+    ``mock_sqs``'s has. Its options are checked at once: a misspelt one raises TypeError, a bad
+    value ValueError.
     """
-    return SqsServer(**options)
+    return SqsServer(ServerOptions.from_keywords(options, "serve"))
+
+
+if serve.__doc__ is not None:  # None under python -OO
+    serve.__doc__ += f"\n    Options (``ServerOptions``):\n\n{describe(ServerOptions, '    ')}\n"
+
+
+def _http_server(
+    server_class: type[SqsHttpServer], runtime: Runtime, options: ServerOptions
+) -> SqsHttpServer:
+    """The HTTP server of ``runtime`` that these options describe."""
+    return server_class(
+        runtime,
+        read_timeout=options.read_timeout,
+        idle_timeout=options.idle_timeout,
+        allow_hosts=options.allow_hosts,
+        cors_origins=options.cors_origins,
+        public_url=options.public_url,
+        localstack=options.localstack_mode,
+    )
 
 
 # -- the command line --------------------------------------------------------------------------
@@ -332,109 +216,7 @@ def add_serve_command(subparsers: Any) -> None:
         "Programs (SDKs, the AWS CLI, curl) are not affected. In a container: --host 0.0.0.0 "
         "--allow-host <the name other containers use, e.g. sqs>.",
     )
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        default=None,
-        help="queues to create at start: a TOML file, or ElasticMQ's .conf (its rest-sqs "
-        "bind-port and bind-hostname and aws accountId apply unless these flags say otherwise)",
-    )
-    parser.add_argument(
-        "--host",
-        default=None,
-        help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for every interface)",
-    )
-    parser.add_argument(
-        "--port",
-        type=int,
-        default=None,
-        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
-    )
-    parser.add_argument("--region", default=None, help=f"default region (default {DEFAULT_REGION})")
-    parser.add_argument(
-        "--account-id", default=None, help=f"default account (default {DEFAULT_ACCOUNT})"
-    )
-    parser.add_argument(
-        "--clock",
-        choices=("wall", "frozen"),
-        default="wall",
-        help="wall: real time; frozen: moves only when advanced (default %(default)s)",
-    )
-    parser.add_argument(
-        "--persistence",
-        metavar="URL",
-        default=None,
-        help="keep state in Redis, e.g. redis://127.0.0.1:6379/0",
-    )
-    parser.add_argument(
-        "--namespace", default=DEFAULT_NAMESPACE, help="Redis key prefix (default %(default)s)"
-    )
-    parser.add_argument(
-        "--persistence-timeout",
-        type=float,
-        default=DEFAULT_TIMEOUT,
-        metavar="SECONDS",
-        help="how long a call waits for Redis before it fails (default %(default)s)",
-    )
-    parser.add_argument(
-        "--journal-limit",
-        type=int,
-        default=DEFAULT_LIMIT,
-        metavar="N",
-        help="calls kept in the call journal, /_sqsmock/calls (default %(default)s; 0: none)",
-    )
-    parser.add_argument(
-        "--journal-byte-limit",
-        type=int,
-        default=DEFAULT_BYTE_LIMIT,
-        metavar="BYTES",
-        help="bytes kept in the call journal (default %(default)s: 64 MiB; 0: none)",
-    )
-    parser.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="also answer requests for host NAME (repeatable; IP addresses, localhost and "
-        "*.localhost always pass; .example.com or *.example.com: subdomains; *: any name)",
-    )
-    parser.add_argument(
-        "--cors-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="let web pages of ORIGIN (such as http://localhost:3000) call the server, with "
-        "CORS (repeatable; *: any origin)",
-    )
-    parser.add_argument(
-        "--public-url",
-        metavar="URL",
-        default=None,
-        help="scheme, host and port of every queue URL given out, such as "
-        "http://localhost:9324 behind a port mapping or proxy (default: the Host each "
-        "request used)",
-    )
-    parser.add_argument(
-        "--localstack",
-        action="store_true",
-        help="LocalStack's defaults and surface: port 4566, account 000000000000, "
-        "*.localhost.localstack.cloud host names, its queue URL forms, /_localstack/health "
-        "and init, ready.d init scripts, 'Ready.' once serving",
-    )
-    parser.add_argument(
-        "--sqs-endpoint-strategy",
-        choices=("standard", "domain", "path", "dynamic"),
-        default=None,
-        help="with --localstack: LocalStack's queue URL form (default: $SQS_ENDPOINT_STRATEGY, "
-        "else standard)",
-    )
-    parser.add_argument(
-        "--init-dir",
-        metavar="DIR",
-        default=None,
-        help="with --localstack: run DIR's *.sh and *.py in name order once serving (default "
-        "/etc/localstack/init/ready.d when it exists)",
-    )
+    add_arguments(parser, ServerOptions)
     parser.add_argument(
         "--log-level",
         default="info",
@@ -452,17 +234,7 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
-        public_url, localstack = _localstack_options(
-            args.public_url, args.localstack, args.sqs_endpoint_strategy, args.init_dir
-        )
-        if localstack is not None:
-            args.port = LOCALSTACK_PORT if args.port is None else args.port
-            args.account_id = args.account_id or LOCALSTACK_ACCOUNT
-            args.allow_host = [*(args.allow_host or ()), *LOCALSTACK_HOSTS]
-        declarations = _settle_options(args)
-        check_options(args.region, args.account_id, args.namespace)
-        _check_port(args.port)
-        allow_hosts, cors_origins = _check_browsers(args.allow_host, args.cors_origin)
+        options = _command_line_options(args)
     except ValueError as error:  # ConfigError too
         print(error_line(error), file=sys.stderr)
         return 2
@@ -472,35 +244,22 @@ def run_serve(args: argparse.Namespace) -> int:
         print(missing_extra(error, "server", "sqsmock serve"), file=sys.stderr)
         return 1
     try:
-        runtime = Runtime(
-            region=args.region,
-            account=args.account_id,
-            clock=args.clock,
-            persistence=args.persistence,
-            namespace=args.namespace,
-            persistence_timeout=check_timeout(args.persistence_timeout),
-            journal_limit=args.journal_limit,
-            declarations=declarations,
-        )
-        runtime.journal.byte_limit = args.journal_byte_limit
-    except ValueError as error:  # e.g. not a Redis URL, a negative journal limit, a config
+        runtime = Runtime(options)
+    except ValueError as error:  # e.g. not a Redis URL, a declared queue the store contradicts
         print(error_line(error), file=sys.stderr)
         return 2
-    server = SqsHttpServer(
-        runtime,
-        allow_hosts=allow_hosts,
-        cors_origins=cors_origins,
-        public_url=public_url,
-        localstack=localstack,
-    )
-    return asyncio.run(_serve_until_signalled(server, args))
+    server = _http_server(SqsHttpServer, runtime, options)
+    return asyncio.run(_serve_until_signalled(server, options))
 
 
-def _settle_options(args: argparse.Namespace) -> Declarations | None:
-    """Fill the options the command line left out from the config file, then the defaults;
-    returns the file's declarations (its warnings printed)."""
+def _command_line_options(args: argparse.Namespace) -> ServerOptions:
+    """The options of the command line; those it left out come from the config file (ElasticMQ's
+    ``rest-sqs`` address and ``aws`` account), then the defaults. In LocalStack mode its port
+    and account come before the file's. The file's warnings are printed."""
+    given = from_arguments(args, ServerOptions)
     declarations = None if args.config is None else load_declarations(args.config)
-    from_file: dict[str, Any] = {}
+    if args.localstack and args.port is None:
+        given["port"] = LOCALSTACK_PORT
     if declarations is not None:
         for warning in declarations.warnings:
             print(f"sqsmock: warning: {declarations.source}: {warning}", file=sys.stderr)
@@ -508,19 +267,13 @@ def _settle_options(args: argparse.Namespace) -> Declarations | None:
             "host": declarations.server.get("host"),
             "port": declarations.server.get("port"),
             "region": declarations.region,
-            "account_id": declarations.account,
+            "account_id": None if args.localstack else declarations.account,
         }
-    defaults = {
-        "host": DEFAULT_HOST,
-        "port": DEFAULT_PORT,
-        "region": DEFAULT_REGION,
-        "account_id": DEFAULT_ACCOUNT,
-    }
-    for name, default in defaults.items():
-        if getattr(args, name) is None:
-            value = from_file.get(name)
-            setattr(args, name, default if value is None else value)
-    return declarations
+        for name, value in from_file.items():
+            if given.get(name) is None and value is not None:
+                given[name] = value
+        given["config"] = declarations
+    return ServerOptions(**given)
 
 
 def error_line(error: object) -> str:
@@ -538,12 +291,12 @@ def missing_extra(error: ImportError, extra: str, feature: str) -> str:
     )
 
 
-async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace) -> int:
+async def _serve_until_signalled(server: SqsHttpServer, options: ServerOptions) -> int:
     try:
-        await server.start(args.host, args.port)
+        await server.start(options.host, options.port)
     except OSError as error:
         server.runtime.close()
-        print(f"sqsmock: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        print(f"sqsmock: cannot listen on {options.host}:{options.port}: {error}", file=sys.stderr)
         return 1
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -554,10 +307,11 @@ async def _serve_until_signalled(server: SqsHttpServer, args: argparse.Namespace
             signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stopping.set))
     endpoint = f"http://{_bracketed(server.host)}:{server.port}"
     print(
-        f"sqsmock: serving SQS on {endpoint} (region {args.region}, account {args.account_id})",
+        f"sqsmock: serving SQS on {endpoint} "
+        f"(region {options.region}, account {options.account_id})",
         flush=True,
     )
-    if server.host not in ("127.0.0.1", "::1", "localhost") and not args.allow_host:
+    if server.host not in ("127.0.0.1", "::1", "localhost") and not options.allow_hosts:
         print(
             "sqsmock: clients reaching this server by a name other than an IP address or "
             "localhost (such as http://sqs:9324 from another container) need --allow-host NAME",

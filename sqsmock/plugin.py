@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from . import _mock
-from ._mock import MockSQS, mock_sqs
+from . import _options
+from ._mock import MockSQS
+from ._options import MockOptions
 from ._serving import SqsServer
 
 if TYPE_CHECKING:
@@ -66,18 +67,25 @@ def pytest_configure(config: pytest.Config) -> None:
         "sqsmock(**options): mock SQS for this test; options as for sqsmock.mock_sqs "
         "(region, account_id, clock, config, allow_aws, ...)",
     )
-    _allow_aws_before.append(_mock.ALLOW_AWS_DEFAULT)
-    _mock.ALLOW_AWS_DEFAULT = bool(config.getini("sqsmock_allow_aws"))
+    _allow_aws_before.append(_options.ALLOW_AWS_DEFAULT)
+    _options.ALLOW_AWS_DEFAULT = bool(config.getini("sqsmock_allow_aws"))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _allow_aws_before:
-        _mock.ALLOW_AWS_DEFAULT = _allow_aws_before.pop()
+        _options.ALLOW_AWS_DEFAULT = _allow_aws_before.pop()
 
 
 @pytest.fixture
 def sqs_mock(request: pytest.FixtureRequest) -> Iterator[MockSQS]:
     """An active SQS mock, fresh for each test; configure it with ``@pytest.mark.sqsmock``."""
+    with MockSQS(_marker_options(request)) as mock:
+        yield mock
+
+
+def _marker_options(request: pytest.FixtureRequest) -> MockOptions:
+    """The options of the test's ``sqsmock`` marker; ``config`` defaults to the ini's
+    ``sqsmock_config`` (``allow_aws`` to its ``sqsmock_allow_aws``, as for every mock)."""
     marker = request.node.get_closest_marker("sqsmock")
     options: dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
     if marker is not None and marker.args:
@@ -86,8 +94,7 @@ def sqs_mock(request: pytest.FixtureRequest) -> Iterator[MockSQS]:
         declared = _ini_config(request.config)
         if declared is not None:
             options["config"] = declared
-    with mock_sqs(**options) as mock:
-        yield mock
+    return MockOptions.from_keywords(options, "mock_sqs")
 
 
 @pytest.fixture

@@ -195,4 +195,4 @@ def test_plugin_marker_and_ini(pytester: pytest.Pytester, ini: str | None) -> No
     pytester.makepyfile(test_guard=PLUGIN_TEST)
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=3)
-    assert sqsmock._mock.ALLOW_AWS_DEFAULT is False  # the inner session's ini did not leak
+    assert sqsmock._options.ALLOW_AWS_DEFAULT is False  # the inner session's ini did not leak

@@ -22,6 +22,7 @@ from persist_support import REGION, FaultyRedis, PrivateRedis, qid, text
 
 import sqsmock
 from sqsmock import FrozenClock, PersistenceError, mock_sqs
+from sqsmock._options import MockOptions
 from sqsmock._runtime import Runtime
 from sqsmock._store import redis_store
 from sqsmock._store.lease import Lease
@@ -210,11 +211,13 @@ def test_a_namespace_taken_during_the_outage_is_refused(
         observer = server.client()
         _eventually(lambda: _assert(observer.get(namespace + "owner") is None), lease + 5)
         intruder = Runtime(
-            region=REGION,
-            account="123456789012",
-            clock=FrozenClock(start=T0),
-            persistence=server.url,
-            namespace=namespace,
+            MockOptions(
+                region=REGION,
+                account_id="123456789012",
+                clock=FrozenClock(start=T0),
+                persistence=server.url,
+                namespace=namespace,
+            )
         )
         try:
             intruder.backend.get(REGION, "123456789012", "q").purge()
