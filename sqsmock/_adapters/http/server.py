@@ -46,9 +46,9 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_request import BaseRequest
 
-from .._errors import SqsError
-from .._protocol import Result, developer
-from .._protocol.http import (
+from ..._errors import SqsError
+from ..._protocol import Result, developer
+from ..._protocol.http import (
     HttpAnswer,
     HttpRequest,
     Parsed,
@@ -57,16 +57,16 @@ from .._protocol.http import (
     parse,
     render,
 )
-from .._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
-from .._regions import is_region, shown
-from .._runtime import Runtime
-from .._service import ACTIONS, QueueUrls
-from .._store import errors as store_errors
-from .._testing import admin
-from .._version import __version__
+from ..._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
+from ..._regions import is_region, shown
+from ..._runtime import Runtime
+from ..._service import ACTIONS, QueueUrls
+from ..._store import errors as store_errors
+from ..._testing import admin
+from ..._version import __version__
 from . import ui
-from ._browsers import Guard
-from .http_localstack import LocalStackMode, health_document
+from .browsers import Guard
+from .localstack_mode import LocalStackMode, health_document
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
