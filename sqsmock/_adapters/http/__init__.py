@@ -13,7 +13,7 @@ A sibling of the botocore adapter, calling down the same way: each request becom
 * ``localstack`` -- LocalStack's ``/_localstack/`` routes and its ``/_aws/sqs/messages``
   developer endpoint; ``localstack_mode`` -- what ``--localstack`` turns on, init scripts too;
 * ``browsers``  -- the ``Host``/``Origin`` guard and CORS;
-* ``answers``   -- the aiohttp answers the routes share;
+* ``exchange``  -- reading requests and building answers, as every route does;
 * ``ui``        -- the static web UI at ``/_sqsmock/ui/``.
 
 aiohttp is an optional extra, and the front ends check ``browsers``' and ``localstack_mode``'s
@@ -26,12 +26,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .server import BODY_LIMIT, Metrics, SqsHttpServer
+    from .metrics import Metrics
+    from .server import SqsHttpServer
+    from .sqs import BODY_LIMIT
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
 #: name -> the module of this package that holds it
-_HOMES = {"BODY_LIMIT": "server", "Metrics": "server", "SqsHttpServer": "server"}
+_HOMES = {"BODY_LIMIT": "sqs", "Metrics": "metrics", "SqsHttpServer": "server"}
 
 
 def __getattr__(name: str) -> Any:
