@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ._options import BY_DEFAULT, DEFAULT_ACCOUNT, StateOptions, about
 
 if TYPE_CHECKING:
-    from ._adapters.http_localstack import LocalStackMode
+    from ._adapters.http.localstack_mode import LocalStackMode
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "LOCALSTACK_PORT", "ServerOptions"]
 
@@ -179,7 +179,7 @@ def _check_port(port: Any) -> None:
 def _check_browsers(allow_hosts: Any, cors_origins: Any) -> tuple[tuple[str, ...], ...]:
     """``allow_hosts`` and ``cors_origins``, checked and normalised (a lone string is refused:
     it would read as its letters)."""
-    from ._adapters._browsers import check_allow_host, check_cors_origin
+    from ._adapters.http.browsers import check_allow_host, check_cors_origin
 
     lists = []
     for option, value in (("allow_hosts", allow_hosts), ("cors_origins", cors_origins)):
@@ -204,7 +204,7 @@ def _localstack_options(
     In LocalStack mode ``SQS_ENDPOINT_STRATEGY`` and ``LOCALSTACK_HOST`` are read from the
     environment when not given, and the init scripts come from LocalStack's
     ``/etc/localstack/init/ready.d`` when it exists."""
-    from ._adapters.http_localstack import DEFAULT_INIT_DIR, LocalStackMode
+    from ._adapters.http.localstack_mode import DEFAULT_INIT_DIR, LocalStackMode
     from ._protocol.urls import STRATEGIES, check_public_url
 
     if public_url is not None:

@@ -27,7 +27,7 @@ from ._server_options import DEFAULT_PORT, LOCALSTACK_PORT, ServerOptions
 
 if TYPE_CHECKING:
     from ._adapters.http import SqsHttpServer
-    from ._adapters.http_localstack import LocalStackMode
+    from ._adapters.http.localstack_mode import LocalStackMode
 
 __all__ = ["DEFAULT_PORT", "SqsServer", "add_serve_command", "run_serve", "serve"]
 

@@ -413,7 +413,7 @@ def test_the_wheel_ships_the_ui(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr
     [wheel] = tmp_path.glob("sqsmock-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    folder = "sqsmock/_adapters/ui/"
+    folder = "sqsmock/_adapters/http/ui/"
     assert {
         folder + n for n in ("__init__.py", "index.html", "app.js", "app.css", "icon.svg")
     } <= names

@@ -1,9 +1,11 @@
-"""The HTTP server's LocalStack surface: ``/_localstack/health``, init scripts and their state.
+"""What ``--localstack`` turns on: LocalStack's URL form, its health document, init scripts.
 
-Part of the HTTP adapter (``http.py`` imports it; nothing else does). In LocalStack mode
-(``sqsmock serve --localstack``) the server answers what LocalStack's users and tools look for:
-the health document Testcontainers and compose health checks read, and the ``ready.d`` init
-scripts that create queues once the server is up, with their state at ``/_localstack/init``.
+In LocalStack mode (``sqsmock serve --localstack``) the server answers what LocalStack's users
+and tools look for: the health document Testcontainers and compose health checks read, and the
+``ready.d`` init scripts that create queues once the server is up, with their state at
+``/_localstack/init`` (the routes are ``localstack``'s). This module imports no aiohttp: the
+front ends build a ``LocalStackMode`` from their options before they know whether the server
+can start.
 
 Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python) run one after another in name
 order, in a thread, once the server is serving. Each gets the server's endpoint, a region and

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
-from .._regions import shown
+from ..._regions import shown
 
 __all__ = [
     "EXPOSED_HEADERS",

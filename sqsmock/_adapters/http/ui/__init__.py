@@ -7,8 +7,8 @@ build step and no request to any other origin. Everything it shows comes from th
 watching the page neither changes a queue nor fills the journal), and what it does goes through
 SQS itself (send, purge, a dead-letter redrive), as any client would.
 
-It is kept apart from the HTTP adapter so that the server's request path stays one function:
-the adapter only looks up ``ROUTES`` among its admin routes. Every page is served with a
+It is kept apart from the admin API (``admin``), which only adds ``ROUTES`` to its own routes;
+nothing of it is on the SQS request path. Every page is served with a
 ``Content-Security-Policy`` of ``default-src 'self'``: the page runs no inline script or style,
 and a message body that happens to hold markup is only ever shown as text.
 """
@@ -53,13 +53,13 @@ def _read(name: str) -> bytes:
     return data
 
 
-async def page(request: Any, route: str) -> web.StreamResponse:
-    """One file of the UI, for ``GET /_sqsmock/<route>``."""
+async def page(server: Any, request: Any, route: str) -> web.StreamResponse:
+    """One file of the UI, for ``GET /_sqsmock/<route>`` (the same for every server)."""
     name, media_type = _FILES[route]
     return web.Response(body=_read(name), content_type=media_type, charset="utf-8", headers=HEADERS)
 
 
-Handler = Callable[[Any, str], Awaitable[web.StreamResponse]]
+Handler = Callable[[Any, Any, str], Awaitable[web.StreamResponse]]
 
-#: The admin routes the HTTP adapter adds: route -> (handler, method).
+#: The admin routes the admin API adds: route -> (handler, method).
 ROUTES: dict[str, tuple[Handler, str]] = {route: (page, "GET") for route in _FILES}
