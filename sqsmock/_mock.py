@@ -19,7 +19,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar, overload
 
 import wrapt
 
-from ._adapters import _active
+from . import _activation
 from ._engine import Clock
 from ._handle import DEFAULT_ACCOUNT, DEFAULT_REGION, Handle
 from ._store.redis_store import DEFAULT_TIMEOUT
@@ -142,7 +142,7 @@ class MockSQS(Handle):
         with self._lock:
             if self._depth == 0:
                 self._runtime = self._new_runtime()
-                _active.activate(self._runtime, allow_aws=self.allow_aws)
+                _activation.activate(self._runtime, allow_aws=self.allow_aws)
             self._depth += 1
         return self
 
@@ -155,7 +155,7 @@ class MockSQS(Handle):
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
                 if runtime is not None:
-                    _active.deactivate(runtime)
+                    _activation.deactivate(runtime)
                     runtime.close()
 
     @property

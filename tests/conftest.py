@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from sqsmock._adapters import botocore as botocore_adapter
+from sqsmock._adapters._sdk import answer as sdk_answer
 
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
-botocore_adapter.CHECK_AGAINST_BOTOCORE = True
+sdk_answer.CHECK_AGAINST_BOTOCORE = True
 
 
 @pytest.fixture
