@@ -45,7 +45,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import render
-from ._sdk.hook import hook, hooked, install_wrappers, uninstall_wrappers
+from ._sdk.hook import HOOKED_MARK, hook, install_wrappers, uninstall_wrappers
 from ._sdk.paths import (
     FAST,
     FULL,
@@ -106,7 +106,7 @@ def _before_send(request: Any, **_: Any) -> Any:
 
 
 def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
-    if stack and not hooked(self):
+    if stack and not getattr(self.meta.events, HOOKED_MARK, False):  # ``hooked``, inlined
         hook(self, _before_call, _before_send)
     return _previous["_make_api_call"].__get__(self)(operation_name, api_params)
 

@@ -17,10 +17,10 @@ from botocore.validate import ParamValidationDecorator
 from .._stack import stack
 from .retry import DEFERRED, sending_context
 
-__all__ = ["SQS_MARK", "hook", "hooked", "install_wrappers", "uninstall_wrappers"]
+__all__ = ["HOOKED_MARK", "SQS_MARK", "hook", "hooked", "install_wrappers", "uninstall_wrappers"]
 
 #: On a client's event emitter: the client has been seen while a mock was active.
-_MARK = "_sqsmock_hooked"
+HOOKED_MARK = "_sqsmock_hooked"
 #: On an SQS client's event emitter: sqsmock's handlers are registered on it.
 SQS_MARK = "_sqsmock_sqs"
 
@@ -43,12 +43,12 @@ def hook(client: Any, before_call: Callable[..., Any], before_send: Callable[...
         events.register_last("before-send", before_send, unique_id="sqsmock-before-send")
         _yield_to_sqsmock(events)
         setattr(events, SQS_MARK, True)
-    setattr(events, _MARK, True)
+    setattr(events, HOOKED_MARK, True)
 
 
 def hooked(client: Any) -> bool:
     """Has the client been seen while a mock is active (then ``hook`` need not run again)?"""
-    return bool(getattr(client.meta.events, _MARK, False))
+    return bool(getattr(client.meta.events, HOOKED_MARK, False))
 
 
 # -- moto beside sqsmock ----------------------------------------------------------------------
