@@ -18,7 +18,7 @@ from typing import Any, TypeVar, overload
 
 import wrapt
 
-from ._adapters import _active
+from . import _activation
 from ._handle import Handle
 from ._options import ClockOption, MockOptions, Persistence, RedisClient, describe
 from ._testing.chaos import Delivery
@@ -69,7 +69,7 @@ class MockSQS(Handle):
         with self._lock:
             if self._depth == 0:
                 self._runtime = self._new_runtime()
-                _active.activate(self._runtime, allow_aws=self.allow_aws)
+                _activation.activate(self._runtime, allow_aws=self.allow_aws)
             self._depth += 1
         return self
 
@@ -82,7 +82,7 @@ class MockSQS(Handle):
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
                 if runtime is not None:
-                    _active.deactivate(runtime)
+                    _activation.deactivate(runtime)
                     runtime.close()
 
     @property

@@ -260,9 +260,9 @@ def test_starting_again_with_the_same_file_keeps_messages_and_applies_changes(
 
 def mock_sqs_peek(queue: str) -> list[sqsmock.MessageView]:
     url = boto3.client("sqs", region_name="us-east-1").get_queue_url(QueueName=queue)["QueueUrl"]
-    from sqsmock._adapters import _active
+    from sqsmock._adapters import _stack
 
-    runtime = _active.active()
+    runtime = _stack.active()
     assert runtime is not None
     return runtime.peek(url)
 

@@ -221,6 +221,7 @@ def test_the_runtime_is_built_from_the_options():
         runtime.close()
 
 
+@pytest.mark.slow
 def test_the_marker_parses_into_the_mock_options(pytester: pytest.Pytester):
     pytester.makepyfile(
         test_marked="""
@@ -238,7 +239,9 @@ def test_the_marker_parses_into_the_mock_options(pytester: pytest.Pytester):
             pass
         """
     )
-    result = pytester.runpytest("-p", "no:cacheprovider")
+    # in a process of its own: an in-process run takes the modules it first imported out of
+    # sys.modules afterwards, leaving adapters installed by copies the rest of the suite lacks
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(
         ["*mock_sqs() got unexpected option 'regoin'*did you mean 'region'*"]

@@ -42,7 +42,7 @@ from sqs_asserts import assert_error
 
 import sqsmock
 from sqsmock import Clock, FrozenClock, MockSQS, PersistenceError, mock_sqs
-from sqsmock._adapters.botocore import active as active_mock
+from sqsmock._adapters._stack import active as active_mock
 from sqsmock._errors import SqsError
 
 T0 = 1_700_000_000.0

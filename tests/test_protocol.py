@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from sqsmock._adapters import botocore as botocore_adapter
+from sqsmock._adapters._sdk import answer as sdk_answer
 from sqsmock._protocol import native
 
 
 def test_the_suite_checks_every_answer_against_botocores_parser() -> None:
-    assert botocore_adapter.CHECK_AGAINST_BOTOCORE is True
+    assert sdk_answer.CHECK_AGAINST_BOTOCORE is True
 
 
 def test_a_direct_answer_that_differs_from_botocore_is_caught(

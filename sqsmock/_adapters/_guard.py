@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ._active import aws_allowed
+from ._stack import aws_allowed
 
 __all__ = ["AwsRequestRefused", "bound_for_aws", "refused"]
 

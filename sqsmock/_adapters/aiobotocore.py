@@ -20,7 +20,10 @@ after the mock started, before or after sqsmock was imported:
   raises the modeled error classes itself;
 * ``AioEndpoint._send`` refuses a request bound for real AWS that no mock answered.
 
-Imported only when aiobotocore is (see ``_active``); sqsmock does not require aiobotocore.
+It shares everything but the awaiting with the botocore adapter, through ``_sdk``; neither imports
+the other. Imported only when aiobotocore is (see ``sqsmock._activation``); sqsmock does not
+require aiobotocore.
+
 Supported: aiobotocore 2.x (from 2.13, the first on botocore >= 1.34.90) and 3.x.
 """
 
@@ -38,14 +41,36 @@ from botocore.model import OperationModel
 
 from .._protocol import Result
 from .._runtime import Runtime
-from . import botocore as sync
-from ._active import stack
 from ._guard import refused
+from ._sdk.answer import SqsHttpResponse, render
+from ._sdk.hook import hook, hooked, install_wrappers, uninstall_wrappers
+from ._sdk.paths import (
+    FAST,
+    FULL,
+    FULL_KEY,
+    REQUEST_BUILDERS,
+    as_sent,
+    full_path,
+    prepare,
+    route,
+    unserialized_request,
+)
+from ._sdk.retry import (
+    DEFERRED,
+    SENDING,
+    attempt_answered,
+    context_of,
+    defer,
+    defers,
+    retry_sleep,
+    sending_context,
+)
+from ._stack import stack
 
 __all__ = ["AioSqsHttpResponse", "install", "uninstall"]
 
 
-class AioSqsHttpResponse(sync.SqsHttpResponse, AioAWSResponse):  # type: ignore[misc]
+class AioSqsHttpResponse(SqsHttpResponse, AioAWSResponse):  # type: ignore[misc]
     """The HTTP side of an answer, read as aiobotocore reads its own: ``await http.content``."""
 
     @property
@@ -68,13 +93,13 @@ async def answer_async(
     if backend is None:  # stopped while the call was being made
         return None
     clock = backend.clock
-    call = sync.prepare(runtime, model, request_dict, context, validated)
+    call = prepare(runtime, model, request_dict, context, validated)
     if isinstance(call, Result):
         result = call
     else:
         result = await runtime.call_async(model.name, *call)
     url = str(request_dict.get("url") or "")
-    return sync.render(model, result, clock.now(), url, AioSqsHttpResponse)
+    return render(model, result, clock.now(), url, AioSqsHttpResponse)
 
 
 def _before_call(
@@ -83,21 +108,21 @@ def _before_call(
     runtime = stack[-1] if stack else None
     if runtime is None:
         return None
-    if sync._FULL in context or sync.defers(runtime, model.name):
+    if FULL_KEY in context or defers(runtime, model.name):
         _patch_for_deferred_calls()
-        sync.defer(runtime, model, params, context, validated, _DEFERRED)
+        defer(runtime, model, params, context, validated, _DEFERRED)
         return None
     return answer_async(runtime, model, params, context, validated)
 
 
-# -- faulted calls: answered per attempt, inside aiobotocore's retry loop (see the botocore
-# adapter); standard mode's back-off is botocore's own method, patched there.
+# -- faulted calls: answered per attempt, inside aiobotocore's retry loop (see ``_sdk.retry``);
+# standard mode's back-off is botocore's own method, patched there.
 
-_DEFERRED = "sqsmock_deferred_async"
+_DEFERRED = f"{DEFERRED}_async"
 
 
 def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
-    context = sync.sending_context(request)
+    context = sending_context(request)
     if not context or _DEFERRED not in context:
         return None
     return _answer_attempt(context, request)
@@ -105,17 +130,17 @@ def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
 
 async def _answer_attempt(context: Any, request: Any) -> Any:
     runtime, model, request_dict, validated = context[_DEFERRED]
-    if sync._FULL in context:
-        request_dict = sync.as_sent(request)
+    if FULL_KEY in context:
+        request_dict = as_sent(request)
     answered = await answer_async(runtime, model, request_dict, context, validated)
-    return sync.attempt_answered(runtime, context, answered)
+    return attempt_answered(runtime, context, answered)
 
 
 _legacy_patched = False
 
 
 def _patch_for_deferred_calls() -> None:
-    """Mark each deferred call while the endpoint sends it (``sync.SENDING``). Legacy mode:
+    """Mark each deferred call while the endpoint sends it (``SENDING``). Legacy mode:
     aiobotocore's retry handler computes the back-off in its own coroutine; on a frozen mock
     clock the delay advances the clock and the endpoint sleeps 0."""
     global _legacy_patched
@@ -131,11 +156,11 @@ def _patch_for_deferred_calls() -> None:
         context = request_dict.get("context")
         if not context or _DEFERRED not in context:
             return await send(self, request_dict, operation_model)
-        token = sync.SENDING.set(context)  # before-send finds the call by it
+        token = SENDING.set(context)  # before-send finds the call by it
         try:
             return await send(self, request_dict, operation_model)
         finally:
-            sync.SENDING.reset(token)
+            SENDING.reset(token)
 
     aiobotocore.endpoint.AioEndpoint._send_request = _send_request
 
@@ -147,14 +172,14 @@ def _patch_for_deferred_calls() -> None:
         self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
     ) -> Any:
         delay = await original(self, attempts, response, caught_exception, **kw)
-        return sync.retry_sleep(delay, sync.context_of(kw.get("request_dict")))
+        return retry_sleep(delay, context_of(kw.get("request_dict")))
 
     legacy.AioRetryHandler._call = _call
 
 
 async def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
-    if stack and not sync.hooked(self):
-        sync.hook(self, _before_call, _before_send)
+    if stack and not hooked(self):
+        hook(self, _before_call, _before_send)
     return await _previous["_make_api_call"].__get__(self)(operation_name, api_params)
 
 
@@ -167,13 +192,13 @@ async def _convert_to_request_dict(
     headers: Any = None,
     set_user_agent_header: bool = True,
 ) -> Any:
-    path = sync.route(self, operation_model, context)
-    if path == sync.FAST:
-        return sync.unserialized_request(
+    path = route(self, operation_model, context)
+    if path == FAST:
+        return unserialized_request(
             self, api_params, operation_model, endpoint_url, context, headers
         )
-    if path == sync.FULL:
-        sync.full_path(self, context, AioCredentials)
+    if path == FULL:
+        full_path(self, context, AioCredentials)
     return await _previous["_convert_to_request_dict"].__get__(self)(
         api_params, operation_model, endpoint_url, context, headers, set_user_agent_header
     )
@@ -204,12 +229,12 @@ if inspect.iscoroutinefunction(vars(_CLASS).get("_convert_to_request_dict")):
     _WRAPPERS.append((_CLASS, "_convert_to_request_dict", _convert_to_request_dict))
 # How aiobotocore builds a request: wrapped (as aws-xray-sdk wraps its prepare_request), the
 # full path is taken.
-sync.REQUEST_BUILDERS += [(AioEndpoint, "create_request"), (AioEndpoint, "prepare_request")]
+REQUEST_BUILDERS.extend([(AioEndpoint, "create_request"), (AioEndpoint, "prepare_request")])
 
 
 def install() -> None:
-    sync.install_wrappers(_WRAPPERS, _previous)
+    install_wrappers(_WRAPPERS, _previous)
 
 
 def uninstall() -> None:
-    sync.uninstall_wrappers(_WRAPPERS, _previous)
+    uninstall_wrappers(_WRAPPERS, _previous)

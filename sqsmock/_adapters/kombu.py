@@ -19,9 +19,9 @@ send, jumping a frozen clock, ended when the mock stops). Either answer reaches 
 real one does, through a socket the hub polls (one socket pair per hub): the hub wakes for it at
 once and runs kombu's callbacks on its next turn, never from inside the call.
 
-sqsmock never imports kombu: ``_active`` calls ``watch`` when a mock starts, which wraps the
-class now if kombu's SQS connection module is loaded, or the moment it is loaded while a mock
-is active. With no mock active the wrapper hands every request to kombu's own code.
+sqsmock never imports kombu: ``sqsmock._activation`` calls ``watch`` when a mock starts, which
+wraps the class now if kombu's SQS connection module is loaded, or the moment it is loaded while
+a mock is active. With no mock active the wrapper hands every request to kombu's own code.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from .._protocol import Caller
 from .._protocol.http import HttpAnswer, HttpRequest, Parsed, error_answer, parse, render
 from .._runtime import Runtime
 from .._service import AWS_URLS as _AWS_URLS
-from ._active import stack
+from ._stack import stack
 
 __all__ = ["install", "uninstall", "watch"]
 
@@ -74,7 +74,7 @@ def watch() -> None:
 
 def _imported(module: ModuleType) -> None:
     """kombu's SQS connection was imported (perhaps inside a mock): cover it if one is active.
-    Without ``_active``'s lock, for the reason its aiobotocore hook gives."""
+    Without the stack's lock, for the reason ``sqsmock._activation``'s aiobotocore hook gives."""
     if stack:
         install(module)
 

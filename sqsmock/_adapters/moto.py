@@ -48,7 +48,7 @@ import wrapt
 from .._engine import Queue
 from .._protocol import Caller
 from .._runtime import Runtime
-from ._active import stack
+from ._stack import stack
 
 __all__ = ["install", "uninstall"]
 
@@ -314,7 +314,7 @@ def _wrap(module_name: str, module: ModuleType) -> None:
 
 
 def _imported(module: ModuleType) -> None:
-    """One of moto's modules was imported: wrap it if a mock is active. Without ``_active``'s
+    """One of moto's modules was imported: wrap it if a mock is active. Without the stack's
     lock, as for aiobotocore: wrapping is idempotent, and a wrapper with no mock active passes
     every call to moto."""
     if stack:

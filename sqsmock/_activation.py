@@ -1,53 +1,62 @@
-"""Which mocks are active, and what is installed in the process while any is.
+"""Activating a mock: what is installed in the process while any mock is active.
 
-The in-process adapters (botocore, aiobotocore) answer with the innermost active runtime, the top
-of a stack shared by both. When the first mock starts:
+The in-process adapters answer with the innermost active runtime, the top of the stack in
+``_adapters/_stack.py``. Each adapter only reads that stack; putting a runtime on it, and
+installing the adapters with the first one, is done here, above them -- so no adapter imports
+another to get installed. When the first mock starts:
 
 * the botocore adapter wraps ``BaseClient`` (every botocore client in the process);
 * the aiobotocore adapter wraps ``AioBaseClient`` -- now if aiobotocore is already imported, or
   the moment it is imported while a mock is active. sqsmock never imports aiobotocore itself
   (nor requires it): a process that does not use it does not pay for importing it;
+* the moto and kombu adapters wrap moto's SQS deliveries and kombu's asynchronous SQS client the
+  same way, when those are imported (sqsmock imports neither);
 * placeholder credentials and region are set when the environment has none, so clients can be
   created without any AWS set-up and without probing the network for credentials;
 * a request bound for real AWS that no mock answered is refused before it opens a connection,
-  unless the innermost mock allows it (``allow_aws``).
+  unless the innermost mock allows it (``allow_aws``): the botocore and aiobotocore adapters'
+  endpoint wrappers ask ``_adapters/_guard.py``.
 
-When the last mock stops, all of it is undone.
+When the last mock stops, all of it is undone. The adapters are imported when the first mock
+starts, not with this module: ``import sqsmock`` loads no botocore.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import threading
 from pathlib import Path
 from types import ModuleType
 
 import wrapt
 
-from .._runtime import Runtime
+from ._adapters import _stack
+from ._runtime import Runtime
 
-__all__ = ["activate", "active", "aws_allowed", "deactivate", "stack"]
+__all__ = ["activate", "deactivate"]
 
-_lock = threading.Lock()
-#: The active runtimes, innermost last. Read without the lock (a list read is atomic).
-stack: list[Runtime] = []
 _env_set: dict[str, str | None] = {}
 _aio_hook_registered = False
 _AIO_MODULE = "aiobotocore.client"
-#: The active runtimes whose mock lets requests reach real AWS (``allow_aws=True``).
-_allowing_aws: set[int] = set()
+_ADAPTERS = "sqsmock._adapters"
 
 
-def active() -> Runtime | None:
-    """The innermost active runtime, if any."""
-    return stack[-1] if stack else None
+def activate(runtime: Runtime, *, allow_aws: bool = False) -> None:
+    """Make ``runtime`` the innermost active mock, installing the adapters if it is the first."""
+    with _stack.lock:
+        if not _stack.stack:
+            _install()
+            _prepare_environment(runtime.region)
+        _stack.push(runtime, allow_aws=allow_aws)
 
 
-def aws_allowed() -> bool:
-    """May a request no mock answered leave for real AWS? Not while the innermost active mock
-    refuses it; always when no mock is active."""
-    return not stack or id(stack[-1]) in _allowing_aws
+def deactivate(runtime: Runtime) -> None:
+    """Take ``runtime`` off the stack; with the last one, undo everything ``activate`` did."""
+    with _stack.lock:
+        _stack.remove(runtime)
+        if not _stack.stack:
+            _uninstall()
+            _restore_environment()
 
 
 # -- installing -------------------------------------------------------------------------------
@@ -55,7 +64,7 @@ def aws_allowed() -> bool:
 
 def _install() -> None:
     global _aio_hook_registered
-    from . import botocore
+    from ._adapters import botocore, kombu, moto
 
     botocore.install()
     if _AIO_MODULE in sys.modules:
@@ -63,12 +72,8 @@ def _install() -> None:
     elif not _aio_hook_registered:
         _aio_hook_registered = True
         wrapt.register_post_import_hook(_aio_imported, _AIO_MODULE)
-    from . import moto  # moto's deliveries to SQS: wrapped when moto's modules are imported
-
-    moto.install()
-    from . import kombu  # kombu's asynchronous SQS client (imports no kombu itself)
-
-    kombu.watch()
+    moto.install()  # moto's deliveries to SQS: wrapped when moto's modules are imported
+    kombu.watch()  # kombu's asynchronous SQS client (imports no kombu itself)
 
 
 def _aio_imported(module: ModuleType) -> None:
@@ -78,29 +83,21 @@ def _aio_imported(module: ModuleType) -> None:
     another thread. Installing is idempotent, and wrappers left installed with no mock active
     pass every call straight through.
     """
-    if stack:
+    if _stack.stack:
         _install_aio()
 
 
 def _install_aio() -> None:
-    from . import aiobotocore
+    from ._adapters import aiobotocore
 
     aiobotocore.install()
 
 
 def _uninstall() -> None:
-    from . import botocore
-
-    botocore.uninstall()
-    aiobotocore = sys.modules.get(f"{__package__}.aiobotocore")
-    if aiobotocore is not None:
-        aiobotocore.uninstall()
-    moto = sys.modules.get(f"{__package__}.moto")
-    if moto is not None:
-        moto.uninstall()
-    kombu = sys.modules.get(f"{__package__}.kombu")
-    if kombu is not None:
-        kombu.uninstall()
+    for name in ("botocore", "aiobotocore", "moto", "kombu"):
+        adapter = sys.modules.get(f"{_ADAPTERS}.{name}")
+        if adapter is not None:  # never installed: nothing to undo
+            adapter.uninstall()
 
 
 # -- environment ------------------------------------------------------------------------------
@@ -166,25 +163,3 @@ def _forget_placeholder_credentials() -> None:
         and getattr(credentials, "method", None) == "env"
     ):
         session._credentials = None
-
-
-def activate(runtime: Runtime, *, allow_aws: bool = False) -> None:
-    with _lock:
-        if not stack:
-            _install()
-            _prepare_environment(runtime.region)
-        if allow_aws:
-            _allowing_aws.add(id(runtime))
-        stack.append(runtime)
-
-
-def deactivate(runtime: Runtime) -> None:
-    with _lock:
-        for i in range(len(stack) - 1, -1, -1):
-            if stack[i] is runtime:
-                del stack[i]
-                break
-        _allowing_aws.discard(id(runtime))
-        if not stack:
-            _uninstall()
-            _restore_environment()

@@ -1,0 +1,236 @@
+"""Which path an SQS call takes, and the request each path hands on, for both SDK adapters.
+
+The client's ``_convert_to_request_dict`` (wrapped by each adapter) asks ``route`` for the
+path and builds the request dict for it; the adapter's handler answers it, from the parameters
+or the request as ``prepare`` converts them into the runtime's call.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import botocore.endpoint
+from botocore.exceptions import ParamValidationError
+from botocore.model import OperationModel
+from botocore.validate import ParamValidationDecorator
+
+from ..._errors import SqsError
+from ..._protocol import Caller, Result, native, wire
+from ..._protocol.validate import check_types
+from ..._runtime import Runtime
+from ..._service import Request
+from .._stack import stack
+from .hook import SQS_MARK
+
+__all__ = [
+    "FAST",
+    "FULL",
+    "FULL_KEY",
+    "REQUEST_BUILDERS",
+    "SERIALIZED",
+    "as_sent",
+    "forget_placeholder_signers",
+    "full_path",
+    "prepare",
+    "route",
+    "unserialized_request",
+]
+
+# -- which path a call takes ----------------------------------------------------------------
+#
+# FAST: nothing but botocore's, boto3's and sqsmock's own handlers would see the request, so it
+# is not serialized at all and is answered at ``before-call``.
+# SERIALIZED: other ``before-call`` handlers exist (a request logger, a test reading the body):
+# the request is serialized as botocore would, so they see what would go on the wire; it is
+# still answered at ``before-call``, from that request.
+# FULL: something watches what happens after ``before-call`` -- a handler on
+# ``request-created``, ``before-sign``, ``before-send``, ``response-received``, ``before-parse``
+# or ``needs-retry`` (aws-xray-sdk's, OpenTelemetry's, the user's), or a wrapped request
+# builder (``Endpoint.create_request``/``prepare_request``: how aws-xray-sdk and OpenTelemetry
+# inject ``X-Amzn-Trace-Id``). botocore then builds, signs and "sends" the request as usual,
+# and the last ``before-send`` handler answers from the request as prepared -- with the headers
+# the others added, as AWS would receive it.
+
+FAST, SERIALIZED, FULL = 1, 2, 3
+#: The context key marking a call for the full path.
+FULL_KEY = "sqsmock_full"
+#: The context key holding a fast-path call's parameters, validated, never serialized.
+_PARAMS = "sqsmock_params"
+_AFTER_BEFORE_CALL = (
+    "request-created",
+    "before-sign",
+    "before-send",
+    "response-received",
+    "before-parse",
+    "needs-retry",
+)
+#: Handlers from these packages do not change the path: botocore's and aiobotocore's defaults,
+#: boto3's, sqsmock's own, and moto's (which stands aside for calls sqsmock answers).
+_OWN_PACKAGES = frozenset({"botocore", "aiobotocore", "boto3", "aioboto3", "sqsmock", "moto"})
+#: Nor do handlers of these modules, which only add their name to the User-Agent header (which
+#: SQS ignores): AWS Lambda Powertools registers one on every session once imported.
+_USER_AGENT_ONLY = frozenset({"aws_lambda_powertools.shared.user_agent"})
+#: The methods building a request: wrapped by someone (not sqsmock), the full path is taken.
+REQUEST_BUILDERS: list[tuple[type, str]] = [
+    (botocore.endpoint.Endpoint, "create_request"),
+    (botocore.endpoint.Endpoint, "prepare_request"),
+]
+_PLANS = "_sqsmock_plans"
+
+
+def _foreign(handler: Any) -> bool:
+    """Is ``handler`` someone else's than botocore's, boto3's, sqsmock's or moto's?"""
+    while isinstance(handler, functools.partial):
+        handler = handler.func
+    module = getattr(handler, "__module__", None) or type(handler).__module__ or ""
+    return module.partition(".")[0] not in _OWN_PACKAGES and module not in _USER_AGENT_ONLY
+
+
+def _plan(emitter: Any, operation: str) -> int:
+    """The path a call of ``operation`` takes, from the handlers registered on ``emitter``."""
+    handlers = emitter._handlers
+    for event in _AFTER_BEFORE_CALL:
+        if any(_foreign(h) for h in handlers.prefix_search(f"{event}.sqs.{operation}")):
+            return FULL
+    if any(_foreign(h) for h in handlers.prefix_search(f"before-call.sqs.{operation}")):
+        return SERIALIZED
+    return FAST
+
+
+def _builders_wrapped() -> bool:
+    for cls, name in REQUEST_BUILDERS:
+        method = vars(cls).get(name)
+        if method is not None and getattr(method, "__wrapped__", None) is not None:
+            return True
+    return False
+
+
+def route(client: Any, operation_model: Any, context: Any) -> int:
+    """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other."""
+    if not stack or context is None or not getattr(client.meta.events, SQS_MARK, False):
+        return 0
+    if _builders_wrapped():
+        return FULL
+    # Remembered per emitter and operation until a handler is registered or unregistered
+    # (botocore then replaces the emitter's lookup cache, whose identity is the key).
+    emitter = getattr(client.meta.events, "_emitter", client.meta.events)
+    cache = getattr(emitter, "_lookup_cache", None)
+    if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
+        return FULL
+    memo = getattr(emitter, _PLANS, None)
+    if memo is None or memo[0] is not cache:
+        memo = (cache, {})
+        setattr(emitter, _PLANS, memo)
+    plans: dict[str, int] = memo[1]
+    operation = operation_model.name
+    plan = plans.get(operation)
+    if plan is None:
+        plan = plans[operation] = _plan(emitter, operation)
+    return plan
+
+
+def full_path(client: Any, context: Any, credentials: Callable[..., Any] | None = None) -> None:
+    """Mark the call for the full path; a client without credentials signs with placeholders
+    (AWS needs a signature; nobody under the mock has credentials for it)."""
+    context[FULL_KEY] = True
+    signer = getattr(client, "_request_signer", None)
+    if signer is not None and getattr(signer, "_credentials", False) is None:
+        from botocore.credentials import Credentials
+
+        signer._credentials = (credentials or Credentials)(_PLACEHOLDER, _PLACEHOLDER)
+        _placeholder_signers.add(signer)
+
+
+_PLACEHOLDER = "testing"
+_placeholder_signers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def forget_placeholder_signers() -> None:
+    """Signers given placeholders sign as before (with none) once no mock is active."""
+    for signer in list(_placeholder_signers):
+        credentials = getattr(signer, "_credentials", None)
+        if getattr(credentials, "access_key", None) == _PLACEHOLDER:
+            signer._credentials = None
+    _placeholder_signers.clear()
+
+
+def as_sent(request: Any) -> dict[str, Any]:
+    """The prepared request of a full-path call, as ``prepare`` reads a request dict."""
+    headers: dict[str, str] = {}
+    for name, value in request.headers.items():
+        if isinstance(value, bytes):
+            headers[name] = value.decode("utf-8", "replace")
+        elif isinstance(value, str):
+            headers[name] = value
+        else:  # what the email parser made of text it could not encode: nothing SQS could keep
+            try:
+                headers[name] = str(value)
+            except UnicodeError:
+                continue
+    body = request.body
+    if hasattr(body, "read"):  # a stream (nobody streams an SQS request, but be safe)
+        body = body.read()
+        request.reset_stream()
+    return {"body": body or b"", "headers": headers, "url": request.url}
+
+
+def unserialized_request(
+    client: Any,
+    api_params: Any,
+    operation_model: Any,
+    endpoint_url: Any,
+    context: Any,
+    headers: Any,
+) -> dict[str, Any]:
+    """The request dict of a call sqsmock answers: parameters validated as the client's
+    serializer would, kept in the context; nothing serialized."""
+    serializer = client._serializer
+    if isinstance(serializer, ParamValidationDecorator):
+        report = serializer._param_validator.validate(api_params, operation_model.input_shape)
+        if report.has_errors():
+            raise ParamValidationError(report=report.generate_report())
+    context[_PARAMS] = api_params
+    request_headers = {
+        "X-Amz-Target": f"{wire.TARGET_PREFIX}{operation_model.name}",
+        "Content-Type": wire.JSON_CONTENT_TYPE,
+    }
+    if headers:
+        request_headers.update(headers)
+    return {
+        "url_path": "/",
+        "query_string": "",
+        "method": "POST",
+        "headers": request_headers,
+        "body": b"",
+        "url": endpoint_url,
+        "context": context,
+    }
+
+
+def prepare(
+    runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
+) -> tuple[Request, Caller] | Result:
+    """The call to hand the runtime -- or, when SQS would reject its types, the error answer."""
+    operation = model.name
+    params = context.get(_PARAMS)
+    if params is None:  # not through _make_api_call (a client built in an unusual way)
+        body = request_dict.get("body")
+        params = json.loads(body) if body else {}
+        wire_params = params
+    else:
+        wire_params = native.to_wire(operation, params)
+    caller = Caller(
+        context.get("client_region") or runtime.region,
+        runtime.account,
+        request_dict.get("headers") or {},
+    )
+    if not validated:  # parameter_validation is off: check the types as SQS's deserializer does
+        try:
+            check_types(operation, wire_params)
+        except SqsError as error:
+            return Result.of_error(operation, error)
+    return wire_params, caller
