@@ -11,14 +11,20 @@ A queue holds
 and three counters (visible, in flight, delayed), kept on every transition, never recomputed.
 The transitions themselves are this module's: a message is sent, received, has its visibility
 changed, lapses, is deleted -- and each bumps its generation, which retires its older schedule
-entries. Dead-letter moves are in ``redrive.py``, read-only snapshots in ``views.py``; ``fifo.py``
-subclasses the queue for message groups and deduplication.
+entries. Read-only snapshots are in ``views.py``; ``fifo.py`` subclasses the queue for message
+groups and deduplication.
+
+What no message call runs is in parts the queue inherits (mixins: a method found there costs
+what one defined here does, and none of them imports this module):
+
+* ``metadata.py`` -- attribute and tag changes, and the metadata record the store keeps;
+* ``redrive.py`` -- moves between queues: dead-letter moves, and move tasks' take and arrival;
+* ``restore.py`` -- rebuilding the queue from a stored record (only the queue knows its state);
+* ``wakeups.py`` -- the long polls' wake-up functions (``add_waiter``, ``notify``).
 
 There is no background thread: every call first applies the events that fell due up to
-``clock.now()`` (``_advance``). All state is guarded by one lock per queue; its waiters
-(``add_waiter``) are woken when a message is sent or the clock moves. Rebuilding the queue from
-a stored record (``restore``, and ``_rebuild`` for the journal's reload) is here too: only the
-queue knows its own state.
+``clock.now()`` (``_advance``). All state is guarded by one lock per queue; its waiters are
+woken (``_wake``) when a message is sent or becomes visible, or the clock moves.
 """
 
 from __future__ import annotations
