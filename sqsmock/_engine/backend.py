@@ -14,8 +14,9 @@ test.
 
 With a store, creating and deleting a queue are written before memory changes (a failed write
 changes nothing); one queue name's create and delete are serialised by a lock of their own (one
-of ``NAME_LOCKS`` stripes), so a slow store delays only calls on that name. ``load`` rebuilds
-everything the store holds.
+of ``NAME_LOCKS`` stripes), so a slow store delays only calls on that name. Loading from the
+store, and catching up with it after a failure, is in ``sync.py`` (``StoreSync``, which the
+backend inherits); the gate that lets a reset pass alone in ``gate.py``.
 """
 
 from __future__ import annotations
@@ -23,16 +24,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from .._errors import SqsError
-from .._store import Op, QueueRecord, Snapshot, Store
+from .._store import Op, Store
 from .clock import Clock
 from .fifo import FifoQueue
+from .gate import Gate
 from .message import Message
 from .move_tasks import MoveTasks
 from .queue import Queue
-from .records import decode_meta
+from .sync import Key, StoreSync
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
 
@@ -44,53 +46,11 @@ QUEUE_DELETE_COOLDOWN = 60.0
 #: Create/DeleteQueue of one name are serialised by one of this many locks.
 NAME_LOCKS = 64
 
-Key = tuple[str, str, str]
 #: ``observer(event, queue, messages)``: see the module's docstring.
 Observer = Callable[[str, Queue | None, list[Message]], None]
 
 
-def _key(qid: str) -> Key:
-    region, account, name = qid.rsplit("/", 2)  # a name and an account hold no "/"
-    return region, account, name
-
-
-class _Gate:
-    """Many holders at once (``shared``) or one alone (``exclusive``)."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._shared = 0
-        self._exclusive = False
-
-    @contextlib.contextmanager
-    def shared(self) -> Iterator[None]:
-        with self._cond:
-            while self._exclusive:
-                self._cond.wait()
-            self._shared += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._shared -= 1
-                if not self._shared:
-                    self._cond.notify_all()
-
-    @contextlib.contextmanager
-    def exclusive(self) -> Iterator[None]:
-        with self._cond:
-            while self._exclusive or self._shared:
-                self._cond.wait()
-            self._exclusive = True
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._exclusive = False
-                self._cond.notify_all()
-
-
-class Backend:
+class Backend(StoreSync):
     def __init__(self, clock: Clock, region: str, account: str, store: Store | None = None) -> None:
         self.clock = clock
         self.region = region
@@ -101,7 +61,7 @@ class Backend:
         self._deleted: dict[Key, float] = {}
         self._name_locks = [threading.Lock() for _ in range(NAME_LOCKS)]
         #: Creates and deletes pass it together; reset() passes it alone.
-        self._gate = _Gate()
+        self._gate = Gate()
         #: Bumped by reset(): a create or delete that wrote before a reset does not touch the
         #: registry after it.
         self._generation = 0
@@ -133,51 +93,6 @@ class Backend:
         self._observer = observer
         for queue in self.queues():
             queue.observe = observer
-
-    def mark_stale(self, qids: set[str]) -> None:
-        """A write touching these queues failed: each reloads from the store on its next use."""
-        for qid in qids:
-            queue = self._queues.get(_key(qid))
-            if queue is not None:
-                queue.stale = True
-
-    def load(self, snapshot: Snapshot) -> None:
-        """Rebuild queues, messages, deleted names and move tasks from the store.
-
-        Raises ValueError naming the record that is corrupted.
-        """
-        for qid, record in snapshot.queues.items():
-            self._queues[_key(qid)] = self._build(qid, record)
-        for qid, when in snapshot.deleted.items():
-            self._deleted[_key(qid)] = when
-        self.move_tasks.restore(snapshot.tasks)
-        for queue in self._queues.values():
-            with queue.lock:
-                queue.journal.flush()  # retention that lapsed while nobody was running
-
-    def _build(self, qid: str, record: QueueRecord) -> Queue:
-        """A queue rebuilt from its stored record; ValueError names what is corrupted."""
-        try:
-            meta = decode_meta(record.meta)
-            if (meta["region"], meta["account"], meta["name"]) != _key(qid):
-                raise ValueError("its metadata names another queue")
-            queue = self._make(
-                meta["region"],
-                meta["account"],
-                meta["name"],
-                meta["fifo"],
-                dict(meta["attributes"]),
-                dict(meta["tags"]),
-            )
-            queue.created_at = float(meta["created"])
-            queue.last_modified = float(meta["modified"])
-            queue.last_purge = None if meta["purged"] is None else float(meta["purged"])
-            if isinstance(queue, FifoQueue) and meta.get("scope"):
-                queue.dedup_scope = meta["scope"]  # as created, whatever the attribute says
-            queue.restore(record)
-        except (ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"queue {qid!r}: {error}") from None
-        return queue
 
     def _make(
         self,
@@ -354,74 +269,6 @@ class Backend:
             if store.late:
                 self._reconcile(store.take_late())
         self.move_tasks.run(wait=False)
-
-    def _resync(self, snapshot: Snapshot) -> None:
-        """The store was regained after its lease lapsed: every queue reloads from it before
-        its next call, queues it no longer holds go, queues it holds that memory lacks come,
-        and the deleted names and move tasks are its own."""
-        with self._gate.exclusive():
-            with self._lock:
-                current = dict(self._queues)
-            stored = {_key(qid): qid for qid in snapshot.queues}
-            for key, queue in current.items():
-                if key in stored:
-                    queue.stale = True
-                    continue
-                with queue.lock:
-                    queue.drop()
-                with self._lock:
-                    if self._queues.get(key) is queue:
-                        del self._queues[key]
-                queue.notify()
-            for key, qid in stored.items():
-                if key not in current:
-                    rebuilt = self._build(qid, snapshot.queues[qid])
-                    with self._lock:
-                        self._queues.setdefault(key, rebuilt)
-            with self._lock:
-                self._deleted = {_key(qid): when for qid, when in snapshot.deleted.items()}
-            tasks = self._new_move_tasks()
-            tasks.restore(snapshot.tasks)
-            self.move_tasks = tasks
-
-    def _reconcile(self, late: list[list[Op]]) -> None:
-        """Memory takes in commits that raised but reached the store (a reply lost after Redis
-        applied the write): queues are reloaded, created or dropped as the store says."""
-        assert self.store is not None
-        with self._gate.shared():
-            for ops in late:
-                self._reconcile_one(ops)
-
-    def _reconcile_one(self, ops: list[Op]) -> None:
-        """Bring memory to what the store holds for the records ``ops`` touched."""
-        assert self.store is not None
-        for op in ops:
-            if op.kind == "task":
-                self.move_tasks.apply_record(op.value)
-            elif op.kind in ("deleted", "undeleted"):
-                with self._lock:
-                    if op.kind == "deleted":
-                        self._deleted[_key(op.qid)] = float(op.value)
-                    else:
-                        self._deleted.pop(_key(op.qid), None)
-        for qid in sorted({op.qid for op in ops if op.qid}):
-            record = self.store.load_queue(qid)
-            key = _key(qid)
-            with self._lock:
-                queue = self._queues.get(key)
-            if queue is None and record is not None:
-                rebuilt = self._build(qid, record)
-                with self._lock:
-                    self._queues.setdefault(key, rebuilt)
-            elif queue is not None and record is None:
-                with queue.lock:
-                    queue.drop()
-                with self._lock:
-                    if self._queues.get(key) is queue:
-                        del self._queues[key]
-                queue.notify()
-            elif queue is not None:
-                queue.stale = True
 
     def dead_letter_sources(self, arn: str) -> list[Queue]:
         """Queues whose RedrivePolicy names ``arn``, sorted by name."""

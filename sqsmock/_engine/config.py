@@ -4,15 +4,16 @@
 every call reads a few of them as numbers (the visibility timeout, the delay, retention ...).
 ``QueueConfig`` keeps both, and derives the typed values again whenever the strings change, so no
 call parses an attribute. The service layer has validated every value before it arrives here.
+The RedrivePolicy is parsed here too, into a ``RedrivePolicy``: the dead-letter moves
+(``redrive.py``) read it, and this module imports no other part of the engine.
 """
 
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
-from .redrive import RedrivePolicy
-
-__all__ = ["DEFAULT_ATTRIBUTES", "FIFO_DEFAULT_ATTRIBUTES", "QueueConfig"]
+__all__ = ["DEFAULT_ATTRIBUTES", "FIFO_DEFAULT_ATTRIBUTES", "QueueConfig", "RedrivePolicy"]
 
 DEFAULT_ATTRIBUTES: dict[str, str] = {
     "DelaySeconds": "0",
@@ -29,6 +30,20 @@ FIFO_DEFAULT_ATTRIBUTES: dict[str, str] = {
     "DeduplicationScope": "queue",
     "FifoThroughputLimit": "perQueue",
 }
+
+
+class RedrivePolicy(NamedTuple):
+    """A queue's RedrivePolicy attribute, parsed."""
+
+    target_arn: str
+    max_receive_count: int
+
+    @classmethod
+    def parse(cls, text: str) -> RedrivePolicy:
+        """The policy of a RedrivePolicy attribute the service layer validated."""
+        parsed = json.loads(text)
+        return cls(parsed["deadLetterTargetArn"], int(parsed["maxReceiveCount"]))
+
 
 #: Attributes that setting to "" removes (SQS then answers without them).
 _REMOVABLE = ("Policy", "RedrivePolicy", "RedriveAllowPolicy", "KmsMasterKeyId")
@@ -82,13 +97,7 @@ class QueueConfig:
         self.maximum_message_size = int(a["MaximumMessageSize"])
         self.wait_time_seconds = int(a["ReceiveMessageWaitTimeSeconds"])
         policy = a.get("RedrivePolicy")
-        if policy:
-            parsed = json.loads(policy)
-            self.redrive = RedrivePolicy(
-                parsed["deadLetterTargetArn"], int(parsed["maxReceiveCount"])
-            )
-        else:
-            self.redrive = None
+        self.redrive = RedrivePolicy.parse(policy) if policy else None
 
     def restore(self, attributes: dict[str, str]) -> None:
         """Replace every attribute with stored ones (a reload from the store)."""

@@ -16,29 +16,20 @@ Deduplication ids live ``DEDUP_WINDOW`` seconds from the first send (kept after 
 through a heap ordered by deadline, so the cache cannot grow without bound. The scope (queue or
 message group) is the one the queue was created with. Purge clears the cache.
 
-With a store, a restarted queue answers as the one before it would have: the rotation's order
-is part of the answer. A group joins the back of the rotation either during a call (its head
-was sent, deleted, made visible) or when time passes (its head's visibility timeout or delay
-ends). Calls write a *ticket* per group (state ``r:<group>``): ``[0, when, n]`` when it joined,
-``[1, n]`` when it left by delivering, ``n`` counting the queue's events (one per receive).
-Lapses are not written
-(time-driven transitions never are); a restore orders ready groups as memory would have:
-a lapse at ``T`` comes before a join at ``T`` in a later call, lapses due together go in the
-timer heap's order (enqueue order), and a lapse due at the very moment of its receive
-(VisibilityTimeout 0) comes after every event of that receive. Receive attempts
-(``ReceiveRequestAttemptId``) are kept too (state ``a:<id>``), so a retry after a restart gets
-the same messages.
+With a store, the queue writes the state that decides its later answers -- each group's place
+in the rotation (a *ticket*) and each receive attempt -- as it goes; ``fifo_restore.py`` reads
+them back when the queue is loaded.
 """
 
 from __future__ import annotations
 
 import heapq
 import json
-import math
-from collections import OrderedDict, deque
-from typing import Any
+from collections import OrderedDict
 
 from .._store import Op, QueueRecord
+from .fifo_restore import ATTEMPT, TICKET, FifoRestore
+from .groups import Group
 from .message import INFLIGHT, VISIBLE, Message, Received
 from .queue import Queue
 from .records import decode_dedup, encode_dedup
@@ -52,52 +43,16 @@ DEDUP_WINDOW = 300.0
 ATTEMPT_WINDOW = 300.0
 #: SequenceNumbers are 20-digit decimal strings, strictly increasing per queue.
 SEQUENCE_BASE = 18_000_000_000_000_000_000
-#: Names of the queue's stored state: a group's rotation ticket, a receive attempt.
-_TICKET = "r:"
-_ATTEMPT = "a:"
 
 
-#: A group's deque is compacted once it holds more removed messages than this and than live
-#: ones (amortised O(1) per removal, like the log's compaction).
-GROUP_COMPACT_MIN_DEAD = 32
-
-
-class _Group:
-    __slots__ = ("dead", "key", "messages")
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-        self.messages: deque[Message] = deque()
-        #: Removed messages still in ``messages`` (behind a live head, or not yet dropped).
-        self.dead = 0
-
-    def head(self) -> Message | None:
-        """The first live message (dropping removed ones from the front)."""
-        messages = self.messages
-        while messages and messages[0].slot < 0:
-            messages.popleft()
-            self.dead -= 1
-        return messages[0] if messages else None
-
-    def compact(self) -> None:
-        """Drop removed messages from anywhere in the group, once they outnumber live ones.
-
-        Without this, messages deleted behind a head that is never deleted (received again and
-        again) would stay in the deque, and every receive of the group would step over them.
-        """
-        if self.dead > GROUP_COMPACT_MIN_DEAD and 2 * self.dead > len(self.messages):
-            self.messages = deque(m for m in self.messages if m.slot >= 0)
-            self.dead = 0
-
-
-class FifoQueue(Queue):
+class FifoQueue(FifoRestore, Queue):
     fifo = True
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         #: Deduplication scope, fixed at creation (changing the attribute later has no effect).
         self.dedup_scope = self.config.attributes["DeduplicationScope"]
-        self._groups: dict[str, _Group] = {}
+        self._groups: dict[str, Group] = {}
         self._rotation: OrderedDict[str, None] = OrderedDict()
         self._dedup: dict[str, tuple[str, str | None, float]] = {}
         self._dedup_expiry: list[tuple[float, str]] = []
@@ -142,7 +97,7 @@ class FifoQueue(Queue):
         key = m.group_id or ""
         group = self._groups.get(key)
         if group is None:
-            group = self._groups[key] = _Group(key)
+            group = self._groups[key] = Group(key)
         group.messages.append(m)
         super()._enqueue(m, now, delay)
 
@@ -160,11 +115,11 @@ class FifoQueue(Queue):
             cached = self._attempts.get(attempt)
             if cached is not None and cached[0] == expires:
                 del self._attempts[attempt]
-                self.journal.record(Op("unstate", self.qid, _ATTEMPT + attempt))
+                self.journal.record(Op("unstate", self.qid, ATTEMPT + attempt))
 
     # -- group readiness --------------------------------------------------------------------
 
-    def _refresh(self, group: _Group) -> None:
+    def _refresh(self, group: Group) -> None:
         """Keep the invariant: a group is in the rotation iff its head is visible."""
         group.compact()
         head = group.head()
@@ -172,14 +127,14 @@ class FifoQueue(Queue):
             self._rotation.pop(group.key, None)
             del self._groups[group.key]
             if self.journal.ops is not None:
-                self.journal.record(Op("unstate", self.qid, _TICKET + group.key))
+                self.journal.record(Op("unstate", self.qid, TICKET + group.key))
         elif head.state == VISIBLE:
             if group.key not in self._rotation:
                 self._rotation[group.key] = None
                 if not self._quiet and self.journal.ops is not None:
                     self._events += 1
                     ticket = f"[0,{self.clock.now()!r},{self._events}]"
-                    self.journal.record(Op("state", self.qid, _TICKET + group.key, ticket))
+                    self.journal.record(Op("state", self.qid, TICKET + group.key, ticket))
         else:
             self._rotation.pop(group.key, None)
 
@@ -237,7 +192,18 @@ class FifoQueue(Queue):
                 expires,
                 [[r.message.message_id, r.receipt, r.message.visible_at] for r in got],
             ]
-            self.journal.record(Op("state", self.qid, _ATTEMPT + attempt_id, json.dumps(record)))
+            self.journal.record(Op("state", self.qid, ATTEMPT + attempt_id, json.dumps(record)))
+
+    def _restart(self, m: Message, vt: int, now: float) -> Received:
+        """Hand ``m`` out again with its current receipt handle, in flight for ``vt`` seconds
+        from ``now`` (a FIFO receive retried with the same ReceiveRequestAttemptId)."""
+        m.gen += 1
+        m.visible_at = now + vt
+        self.schedule.push_timer(m, m.visible_at)
+        self.journal.record_message(m)
+        self._compact_schedule()
+        first = now if m.first_receive_at is None else m.first_receive_at
+        return Received(m, m.receipt or "", m.receive_count, first, m.body, m.attributes)
 
     def _take(self, max_messages: int, vt: int, now: float, dead: list[Message]) -> list[Received]:
         out: list[Received] = []
@@ -266,7 +232,7 @@ class FifoQueue(Queue):
                 self._refresh(group)
                 if key not in rotation and key in self._groups and self.journal.ops is not None:
                     ticket = f"[1,{call}]"
-                    self.journal.record(Op("state", self.qid, _TICKET + key, ticket))
+                    self.journal.record(Op("state", self.qid, TICKET + key, ticket))
         finally:
             self._taking = False
         return out
@@ -309,7 +275,7 @@ class FifoQueue(Queue):
         key = m.group_id or ""
         group = self._groups.get(key)
         if group is None:
-            group = self._groups[key] = _Group(key)
+            group = self._groups[key] = Group(key)
         group.messages.append(m)
         super()._restore_message(m, now)
 
@@ -331,72 +297,6 @@ class FifoQueue(Queue):
                 heapq.heappush(self._dedup_expiry, (expires, key))
             else:
                 self.journal.record(Op("undedup", self.qid, key))
-
-    def _restore_rotation(self, record: QueueRecord) -> None:
-        """Put the ready groups in the order memory had them in (see the module docstring)."""
-        tickets: dict[str, list[Any]] = {}
-        for name, text in record.state.items():
-            if not name.startswith(_TICKET):
-                continue
-            try:
-                ticket = json.loads(text)
-                if not isinstance(ticket, list) or ticket[0] not in (0, 1):
-                    raise ValueError("not a ticket")
-                numbers = ticket[1:]
-                if len(numbers) != (2 if ticket[0] == 0 else 1) or not all(
-                    isinstance(n, (int, float)) and math.isfinite(n) for n in numbers
-                ):
-                    raise ValueError("not a ticket")
-            except (ValueError, TypeError, IndexError):
-                raise ValueError(f"rotation ticket {name!r}: {text!r}") from None
-            tickets[name[len(_TICKET) :]] = ticket
-            self._events = max(self._events, int(ticket[-1]))
-
-        def order(key: str) -> tuple[float, float, int, int]:
-            """When the group last joined: a call's join, or its head's lapse if later."""
-            head = self._groups[key].head()
-            assert head is not None
-            ticket = tickets.get(key)
-            joins = [(-math.inf, 0.0, 0, head.seq)]  # no ticket (older data): enqueue order
-            if ticket is not None and ticket[0] == 0:
-                joins.append((ticket[1], ticket[2], 0, 0))
-            lapsed = self._lapsed.get(head.message_id)
-            if lapsed is not None:  # time made it visible: after the receive that took it
-                at_once = ticket is not None and ticket[0] == 1 and head.received_at == lapsed
-                joins.append((lapsed, ticket[1] if at_once and ticket else 0.0, 1, head.seq))
-            return max(joins)
-
-        self._rotation = OrderedDict((key, None) for key in sorted(self._rotation, key=order))
-
-    def _restore_attempts(self, record: QueueRecord, now: float) -> None:
-        for name, text in record.state.items():
-            if not name.startswith(_ATTEMPT):
-                continue
-            attempt = name[len(_ATTEMPT) :]
-            try:
-                expires, delivered = json.loads(text)
-                entries: list[tuple[Message, str, int]] = []
-                for message_id, receipt, visible_at in delivered:
-                    slot = self.log.index_of_id(message_id)
-                    m = None if slot is None else self.log.get(slot)
-                    if (
-                        m is None
-                        or m.state != INFLIGHT  # its visibility lapsed: the attempt is void
-                        or m.receipt != receipt
-                        or m.visible_at != visible_at
-                    ):
-                        entries = []  # the attempt no longer holds: it is not retried
-                        break
-                    entries.append((m, receipt, m.gen))
-            except (ValueError, TypeError) as error:
-                raise ValueError(f"receive attempt {attempt!r}: {error}") from None
-            if not isinstance(expires, (int, float)) or not math.isfinite(expires):
-                raise ValueError(f"receive attempt {attempt!r}: not an expiry ({expires!r})")
-            if expires <= now or not entries:
-                self.journal.record(Op("unstate", self.qid, name))
-                continue
-            self._attempts[attempt] = (float(expires), entries)
-            heapq.heappush(self._attempt_expiry, (float(expires), attempt))
 
     def _kept_on_purge(self) -> str:
         return str(self._sequence)  # SequenceNumbers keep increasing across a purge

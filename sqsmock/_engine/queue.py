@@ -11,14 +11,20 @@ A queue holds
 and three counters (visible, in flight, delayed), kept on every transition, never recomputed.
 The transitions themselves are this module's: a message is sent, received, has its visibility
 changed, lapses, is deleted -- and each bumps its generation, which retires its older schedule
-entries. Dead-letter moves are in ``redrive.py``, read-only snapshots in ``views.py``; ``fifo.py``
-subclasses the queue for message groups and deduplication.
+entries. Read-only snapshots are in ``views.py``; ``fifo.py`` subclasses the queue for message
+groups and deduplication.
+
+What no message call runs is in parts the queue inherits (mixins: a method found there costs
+what one defined here does, and none of them imports this module):
+
+* ``metadata.py`` -- attribute and tag changes, and the metadata record the store keeps;
+* ``redrive.py`` -- moves between queues: dead-letter moves, and move tasks' take and arrival;
+* ``restore.py`` -- rebuilding the queue from a stored record (only the queue knows its state);
+* ``wakeups.py`` -- the long polls' wake-up functions (``add_waiter``, ``notify``).
 
 There is no background thread: every call first applies the events that fell due up to
-``clock.now()`` (``_advance``). All state is guarded by one lock per queue; its waiters
-(``add_waiter``) are woken when a message is sent or the clock moves. Rebuilding the queue from
-a stored record (``restore``, and ``_rebuild`` for the journal's reload) is here too: only the
-queue knows its own state.
+``clock.now()`` (``_advance``). All state is guarded by one lock per queue; its waiters are
+woken (``_wake``) when a message is sent or becomes visible, or the clock moves.
 """
 
 from __future__ import annotations
@@ -27,17 +33,19 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 
 from .._errors import SqsError
-from .._store import Op, QueueRecord
+from .._store import Op
 from .clock import Clock
 from .config import QueueConfig
 from .journal import Journal
 from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
+from .metadata import Metadata
 from .receipts import decode_receipt, new_receipt
-from .records import decode_messages, decode_meta, encode_meta
-from .redrive import dead_letter, exhausted
+from .redrive import Redrive, exhausted
+from .restore import Restore
 from .scheduler import Schedule
 from .tombstone import TombstoneLog
 from .views import MessageView, snapshot
+from .wakeups import Wakeups
 
 __all__ = ["MAX_TOTAL_VISIBILITY", "Queue", "queue_arn"]
 
@@ -53,7 +61,7 @@ def queue_arn(region: str, account: str, name: str) -> str:
     return f"arn:aws:sqs:{region}:{account}:{name}"
 
 
-class Queue:
+class Queue(Metadata, Redrive, Restore, Wakeups):
     """One SQS queue. Methods take the queue lock themselves; callers never hold it."""
 
     fifo = False
@@ -98,24 +106,6 @@ class Queue:
         self.n_delayed = 0
 
     # -- attributes -------------------------------------------------------------------------
-
-    def configure(self, attributes: dict[str, str]) -> None:
-        """Apply validated attribute values (SetQueueAttributes)."""
-        self.update_attributes(lambda _current: attributes)
-
-    def update_attributes(self, change: Callable[[dict[str, str]], dict[str, str]]) -> None:
-        """Apply ``change(current attributes)`` -- the changed values -- in one step under the
-        lock (read-modify-write callers such as AddPermission). ``change`` may raise to refuse."""
-        with self.journal.session():
-            self.config.apply(change(dict(self.config.attributes)))
-            self.last_modified = self.clock.now()
-            self.journal.record_meta(self.meta_record)
-
-    def update_tags(self, change: Callable[[dict[str, str]], dict[str, str]]) -> None:
-        """Replace the tags with ``change(current tags)`` (which may raise to refuse)."""
-        with self.journal.session():
-            self.tags = change(dict(self.tags))
-            self.journal.record_meta(self.meta_record)
 
     @property
     def attributes(self) -> dict[str, str]:
@@ -202,7 +192,7 @@ class Queue:
                 return self._receive(max_messages, vt, polling, attempt_id, dead)
         finally:
             if dead:
-                dead_letter(self, dead, epoch, self._resolve)
+                self._dead_letter(dead, epoch)
 
     def _receive(
         self, max_messages: int, vt: int, polling: bool, attempt_id: str | None, dead: list[Message]
@@ -214,33 +204,6 @@ class Queue:
                 raise SqsError("InFlightLimitReached", limit=MAX_INFLIGHT)
             return []
         return self._take(min(max_messages, MAX_INFLIGHT - self.n_inflight), vt, now, dead)
-
-    # -- long polls -------------------------------------------------------------------------
-
-    @property
-    def ended(self) -> bool:
-        """Deleted, or the mock stopped: long polls on it answer empty."""
-        return self.journal.dropped or self.closed
-
-    def add_waiter(self, wake: Callable[[], None]) -> None:
-        """Call ``wake`` (from any thread, with the queue lock held, so it must not block)
-        whenever a message may have become available or the queue ended."""
-        with self.lock:
-            self._waiters.append(wake)
-
-    def remove_waiter(self, wake: Callable[[], None]) -> None:
-        with self.lock:
-            if wake in self._waiters:
-                self._waiters.remove(wake)
-
-    def waiting(self) -> int:
-        """Long polls waiting on this queue now."""
-        return len(self._waiters)
-
-    def next_due(self) -> float | None:
-        """When the next delayed or in-flight message becomes visible."""
-        with self.lock:
-            return self.schedule.next_due()
 
     def _wake(self) -> None:
         for wake in self._waiters:
@@ -259,45 +222,6 @@ class Queue:
                 continue
             out.append(self._deliver(m, vt, now))
         return out
-
-    # -- moves (dead-letter queues, move tasks) ----------------------------------------------
-
-    def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
-        # ``moved_from`` goes first in the transaction: with a queue that is its own dead-letter
-        # queue, the arrival must win over the departure of the same message id.
-        """Enqueue messages moved from another queue, bypassing deduplication.
-
-        ``moved_from``: the ops deleting them from their old queue, committed together with
-        their arrival here so the store never loses nor doubles a moved message. A message
-        whose ``sent_at`` is negative is stamped with the current time.
-        """
-        with self.journal.session():
-            now = self.clock.now()
-            self._advance(now)
-            for m in messages:
-                if m.sent_at < 0:
-                    m.sent_at = now
-                self._enqueue(m, now, 0)
-            self.journal.flush(list(moved_from))
-            self._wake()
-
-    def take_visible(self, limit: int) -> tuple[list[Message], int]:
-        """Remove and return up to ``limit`` visible messages, oldest first (move tasks), with
-        the queue's reload count at that moment.
-
-        Their deletion is not written here: pass ``journal.delete_ops(messages)`` along to wherever
-        they arrive, so both sides commit together.
-        """
-        with self.journal.session():
-            self._advance(self.clock.now())
-            out: list[Message] = []
-            pop = self.schedule.pop_ready
-            while len(out) < limit:
-                m = pop()
-                if m is None:
-                    break
-                out.append(self._take_out(m))
-            return out, self.journal.reloads
 
     def _deliver(self, m: Message, vt: int, now: float) -> Received:
         """Hand ``m`` out: new receipt handle, in flight for ``vt`` seconds."""
@@ -318,17 +242,6 @@ class Queue:
             self.observe("received", self, [m])
         self.journal.record_message(m)
         return Received(m, receipt, m.receive_count, m.first_receive_at, m.body, m.attributes)
-
-    def _restart(self, m: Message, vt: int, now: float) -> Received:
-        """Hand ``m`` out again with its current receipt handle, in flight for ``vt`` seconds
-        from ``now`` (a FIFO receive retried with the same ReceiveRequestAttemptId)."""
-        m.gen += 1
-        m.visible_at = now + vt
-        self.schedule.push_timer(m, m.visible_at)
-        self.journal.record_message(m)
-        self._compact_schedule()
-        first = now if m.first_receive_at is None else m.first_receive_at
-        return Received(m, m.receipt or "", m.receive_count, first, m.body, m.attributes)
 
     # -- deleting and visibility -------------------------------------------------------------
 
@@ -419,14 +332,6 @@ class Queue:
         m.release()  # stale heap entries may still name it: they must not keep its body
         self._compact_schedule()
 
-    def _take_out(self, m: Message) -> Message:
-        """Remove ``m`` for a move (dead-letter queue, move task) and return a copy that keeps
-        its content and what a move preserves; ``m`` itself is released like a deleted message.
-        Its deletion from the store is committed with its arrival (``journal.delete_ops``)."""
-        moving = m.carry()
-        self._remove(m, record=False)
-        return moving
-
     def _removed(self, m: Message) -> None:
         """Hook: ``m`` was removed from the queue."""
 
@@ -487,97 +392,3 @@ class Queue:
         with self.lock:
             now = self.clock.now()
             return snapshot(self.log, now, now - self.config.retention_period)
-
-    def notify(self) -> None:
-        """Wake long polls so they re-check (the clock moved, or the queue ended)."""
-        with self.lock:
-            self._wake()
-
-    # -- the store --------------------------------------------------------------------------
-
-    @property
-    def deleted(self) -> bool:
-        """DeleteQueue (or a reset) removed the queue: calls on it fail (``drop``)."""
-        return self.journal.dropped
-
-    def drop(self) -> None:
-        """The queue was deleted; the caller holds its lock (see ``Journal.drop``)."""
-        self.journal.drop()
-
-    @property
-    def stale(self) -> bool:
-        """A write failed: memory may be ahead of the store until the next call reloads."""
-        return self.journal.stale
-
-    @stale.setter
-    def stale(self, value: bool) -> None:
-        self.journal.stale = value
-
-    def settle(self) -> None:
-        """Reload now if an earlier write failed, so a read sees what the store holds."""
-        self.journal.settle()
-
-    def meta_record(self) -> str:
-        """The queue's stored metadata record."""
-        return encode_meta(
-            name=self.name,
-            region=self.region,
-            account=self.account,
-            fifo=self.fifo,
-            attributes=self.config.attributes,
-            tags=self.tags,
-            created=self.created_at,
-            modified=self.last_modified,
-            purged=self.last_purge,
-            scope=self.dedup_scope,
-        )
-
-    def restore(self, record: QueueRecord) -> None:
-        """Rebuild messages from a stored record (the queue must be empty).
-
-        Time-driven transitions are applied as of now: a lapsed message is visible, one past
-        retention is dropped (and deleted from the store at the next commit). Raises
-        ``ValueError`` naming the message whose record is corrupted.
-        """
-        now = self.clock.now()
-        messages = decode_messages(record.messages)
-        oldest = now - self.config.retention_period
-        for m in messages:
-            if m.sent_at <= oldest:
-                self.journal.record_delete(m)
-                continue
-            self._restore_message(m, now)
-        self._seq = max((m.seq for m in messages), default=0)
-        self._restored(record, now)
-
-    def _restore_message(self, m: Message, now: float) -> None:
-        m.gen = 0
-        self.log.append(m)
-        self.schedule.push_age(m)
-        if m.receipt is not None:
-            self.log.mark_inflight(m.slot, m.receipt)
-        if m.state != VISIBLE and m.visible_at > now:
-            if m.state == INFLIGHT:
-                self.n_inflight += 1
-            else:
-                m.state = DELAYED
-                self.n_delayed += 1
-            self.schedule.push_timer(m, m.visible_at)
-        else:
-            self._make_visible(m)
-
-    def _restored(self, record: QueueRecord, now: float) -> None:
-        """Hook: every message is back (FIFO rebuilds groups, deduplication, sequence)."""
-
-    def _rebuild(self, record: QueueRecord | None) -> None:
-        """Replace memory with ``record`` (None: the store no longer holds the queue): the
-        journal's reload, under the queue lock."""
-        self._clear()
-        if record is None:
-            return
-        meta = decode_meta(record.meta)
-        self.config.restore(meta["attributes"])
-        self.tags = dict(meta["tags"])
-        self.last_modified = float(meta["modified"])
-        self.last_purge = None if meta["purged"] is None else float(meta["purged"])
-        self.restore(record)

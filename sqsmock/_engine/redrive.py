@@ -1,39 +1,38 @@
-"""Dead-letter queues: when a message has been received too often, and how it moves.
+"""Moves between queues: dead-letter queues, and the queue's side of message move tasks.
 
-A queue's RedrivePolicy names a dead-letter queue and a ``maxReceiveCount``. A receive that
-would hand a message out once more than that takes it off the queue instead (under the source's
-lock, with the other messages of that receive), and after the lock is released ``dead_letter``
-moves it: the arrival in the dead-letter queue (``Queue.accept_messages``, under that queue's
-lock) commits together with the departure from the source, so no call ever holds two queue locks
-and a store never loses nor doubles a moved message. Message move tasks (``move_tasks.py``) move
-messages back the same way.
+A queue's RedrivePolicy (parsed in ``config.py``) names a dead-letter queue and a
+``maxReceiveCount``. A receive that would hand a message out once more than that takes it off
+the queue instead (under the source's lock, with the other messages of that receive), and after
+the lock is released ``_dead_letter`` moves it: the arrival in the dead-letter queue
+(``accept_messages``, under that queue's lock) commits together with the departure from the
+source, so no call ever holds two queue locks and a store never loses nor doubles a moved
+message. Message move tasks (``move_tasks.py``) move messages back the same way, taking them
+with ``take_visible``.
+
+These are the ``Redrive`` part of ``Queue``, apart from the receive, send and delete paths that
+every call runs (``queue.py``), and this module imports no queue: the queue imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .._errors import SqsError
+from .._store import Op
+from .config import RedrivePolicy
 from .message import Message
 
 if TYPE_CHECKING:
-    from .queue import Queue
+    from .clock import Clock
+    from .config import QueueConfig
+    from .journal import Journal
+    from .scheduler import Schedule
 
-__all__ = ["RedrivePolicy", "dead_letter", "exhausted"]
-
-#: Finds a queue by ARN (None if there is none).
-Resolve = Callable[[str], "Queue | None"]
-
-
-class RedrivePolicy(NamedTuple):
-    """A queue's RedrivePolicy attribute, parsed."""
-
-    target_arn: str
-    max_receive_count: int
+__all__ = ["Redrive", "RedrivePolicy", "exhausted"]
 
 
-def exhausted(policy: RedrivePolicy, m: Message, resolve: Resolve | None) -> bool:
+def exhausted(policy: RedrivePolicy, m: Message, resolve: Callable[[str], object] | None) -> bool:
     """Would delivering ``m`` exceed ``policy``'s maxReceiveCount (and is there a dead-letter
     queue to move it to)?"""
     if m.receive_count < policy.max_receive_count or resolve is None:
@@ -41,37 +40,100 @@ def exhausted(policy: RedrivePolicy, m: Message, resolve: Resolve | None) -> boo
     return resolve(policy.target_arn) is not None
 
 
-def dead_letter(
-    source: Queue, messages: list[Message], epoch: int, resolve: Resolve | None
-) -> None:
-    """Move exhausted messages taken from ``source`` to its dead-letter queue (called without
-    any queue lock held).
+class Redrive:
+    """A queue's side of moves: messages taken out for a move, and messages arriving."""
 
-    They keep MessageId, body, attributes and receive count and gain the source's ARN; a
-    standard message keeps its enqueue time, a FIFO one gets a new one. Their departure and
-    arrival are written in one transaction; if the dead-letter queue is gone meanwhile, they go
-    back to the source. Once moved, the queue's observer is told (``"dead-lettered"``, with the
-    dead-letter queue and the copies, which name their source in ``dlq_source_arn``).
-    ``epoch``: the source's reload count when they were taken -- if it reloaded since, its
-    memory may hold them again, so it reloads once more.
-    """
-    policy = source.config.redrive
-    target = resolve(policy.target_arn) if resolve and policy else None
-    copies = []
-    for old in messages:
-        m = old.carry()
-        m.dlq_source_arn = source.arn
-        if target is not None and target.fifo:
-            m.sent_at = -1.0
-        copies.append(m)
-    try:
-        if target is None:
-            raise SqsError("QueueDoesNotExist")
-        target.accept_messages(copies, source.journal.delete_ops(messages))
-    except SqsError:  # the dead-letter queue is gone: the messages stay where they were
-        source.accept_messages([old.carry() for old in messages])
-    else:
-        if source.observe is not None:  # told with the queue they arrived in
-            source.observe("dead-lettered", target, copies)
-    if source.journal.reloads != epoch:
-        source.stale = True
+    if TYPE_CHECKING:  # what this part uses of the queue (``queue.py``)
+        arn: str
+        fifo: bool
+        clock: Clock
+        config: QueueConfig
+        journal: Journal
+        schedule: Schedule[Message]
+        observe: Callable[[str, Any, list[Message]], None] | None
+        #: Finds a queue by ARN (None if there is none).
+        _resolve: Callable[[str], Redrive | None] | None
+
+        def _advance(self, now: float) -> None: ...
+        def _enqueue(self, m: Message, now: float, delay: int) -> None: ...
+        def _remove(self, m: Message, record: bool = True) -> None: ...
+        def _wake(self) -> None: ...
+
+    def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
+        # ``moved_from`` goes first in the transaction: with a queue that is its own dead-letter
+        # queue, the arrival must win over the departure of the same message id.
+        """Enqueue messages moved from another queue, bypassing deduplication.
+
+        ``moved_from``: the ops deleting them from their old queue, committed together with
+        their arrival here so the store never loses nor doubles a moved message. A message
+        whose ``sent_at`` is negative is stamped with the current time.
+        """
+        with self.journal.session():
+            now = self.clock.now()
+            self._advance(now)
+            for m in messages:
+                if m.sent_at < 0:
+                    m.sent_at = now
+                self._enqueue(m, now, 0)
+            self.journal.flush(list(moved_from))
+            self._wake()
+
+    def take_visible(self, limit: int) -> tuple[list[Message], int]:
+        """Remove and return up to ``limit`` visible messages, oldest first (move tasks), with
+        the queue's reload count at that moment.
+
+        Their deletion is not written here: pass ``journal.delete_ops(messages)`` along to wherever
+        they arrive, so both sides commit together.
+        """
+        with self.journal.session():
+            self._advance(self.clock.now())
+            out: list[Message] = []
+            pop = self.schedule.pop_ready
+            while len(out) < limit:
+                m = pop()
+                if m is None:
+                    break
+                out.append(self._take_out(m))
+            return out, self.journal.reloads
+
+    def _take_out(self, m: Message) -> Message:
+        """Remove ``m`` for a move (dead-letter queue, move task) and return a copy that keeps
+        its content and what a move preserves; ``m`` itself is released like a deleted message.
+        Its deletion from the store is committed with its arrival (``journal.delete_ops``)."""
+        moving = m.carry()
+        self._remove(m, record=False)
+        return moving
+
+    def _dead_letter(self, messages: list[Message], epoch: int) -> None:
+        """Move exhausted messages taken from this queue to its dead-letter queue (called
+        without any queue lock held).
+
+        They keep MessageId, body, attributes and receive count and gain this queue's ARN; a
+        standard message keeps its enqueue time, a FIFO one gets a new one. Their departure and
+        arrival are written in one transaction; if the dead-letter queue is gone meanwhile, they
+        go back here. Once moved, the observer is told (``"dead-lettered"``, with the
+        dead-letter queue and the copies, which name their source in ``dlq_source_arn``).
+        ``epoch``: this queue's reload count when they were taken -- if it reloaded since, its
+        memory may hold them again, so it reloads once more.
+        """
+        policy = self.config.redrive
+        resolve = self._resolve
+        target = resolve(policy.target_arn) if resolve and policy else None
+        copies = []
+        for old in messages:
+            m = old.carry()
+            m.dlq_source_arn = self.arn
+            if target is not None and target.fifo:
+                m.sent_at = -1.0
+            copies.append(m)
+        try:
+            if target is None:
+                raise SqsError("QueueDoesNotExist")
+            target.accept_messages(copies, self.journal.delete_ops(messages))
+        except SqsError:  # the dead-letter queue is gone: the messages stay where they were
+            self.accept_messages([old.carry() for old in messages])
+        else:
+            if self.observe is not None:  # told with the queue they arrived in
+                self.observe("dead-lettered", target, copies)
+        if self.journal.reloads != epoch:
+            self.journal.stale = True

@@ -18,7 +18,8 @@ marked ``truncated`` and its original ``size`` kept. So is an entry that could n
 
 Reading pages through the history (``page``): each entry has a sequence number, and a page's
 ``next_token`` names the first entry of the next page, so paging stays right while calls arrive
-and old entries drop.
+and old entries drop. What a test reads -- ``RecordedCall``, ``CallPage`` and the copies they
+hand out -- is in ``recorded_call.py`` (still importable from here).
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ import threading
 import warnings
 from collections import deque
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple, overload
+from typing import Any, overload
 
 from .._service._context import split_path
+from .recorded_call import CallPage, RecordedCall, queue_name, snapshot
 
 __all__ = [
     "DEFAULT_BYTE_LIMIT",
@@ -40,6 +42,7 @@ __all__ = [
     "CallPage",
     "JournalFullWarning",
     "RecordedCall",
+    "queue_name",
     "snapshot",
 ]
 
@@ -62,21 +65,6 @@ ENTRY_OVERHEAD = 512
 
 class JournalFullWarning(UserWarning):
     """The call journal reached its limit and drops its oldest entries."""
-
-
-def snapshot(value: Any) -> Any:
-    """A copy of ``value``'s dicts and lists; everything else (strings, numbers) is shared."""
-    kind = type(value)
-    if kind is dict:
-        out = value.copy()
-        for key, item in out.items():
-            kind = type(item)
-            if kind is dict or kind is list:
-                out[key] = snapshot(item)
-        return out
-    if kind is list:
-        return [v if type(v) is str else snapshot(v) for v in value]
-    return value
 
 
 def measure(value: Any) -> int:
@@ -117,104 +105,6 @@ def cut(value: Any, keep: int = TRUNCATED_KEPT) -> Any:
     if kind is list:
         return [cut(item, keep) for item in value]
     return value
-
-
-class RecordedCall:
-    """One answered call.
-
-    ``operation``; ``params`` and ``response`` in the JSON-wire form (AWS JSON 1.0: the names
-    boto3 uses, binary values as base64 text); ``error`` -- the error code as the SDK shows it
-    (``Error.Code``), None on success -- and ``status``; ``region``, ``account``; ``time`` on the
-    mock's clock when the call arrived; ``injected``: answered by fault injection; ``size``: the
-    request's size in characters of its strings, as sent; ``truncated``: the request (or, for an
-    entry larger than the journal's byte limit, the answer too) is kept with long strings cut.
-    """
-
-    __slots__ = (
-        "_params",
-        "_response",
-        "account",
-        "error",
-        "injected",
-        "operation",
-        "region",
-        "request_id",
-        "size",
-        "status",
-        "time",
-        "truncated",
-    )
-
-    def __init__(
-        self,
-        operation: str,
-        params: Mapping[str, Any],
-        response: Mapping[str, Any] | None,
-        error: str | None,
-        status: int,
-        region: str,
-        account: str,
-        time: float,
-        request_id: str,
-        injected: bool,
-        size: int = 0,
-        truncated: bool = False,
-    ) -> None:
-        self.operation = operation
-        self._params = params
-        self._response = response
-        self.error = error
-        self.status = status
-        self.region = region
-        self.account = account
-        self.time = time
-        self.request_id = request_id
-        self.injected = injected
-        self.size = size
-        self.truncated = truncated
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The request parameters (a copy)."""
-        return snapshot(self._params)  # type: ignore[no-any-return]
-
-    @property
-    def response(self) -> dict[str, Any] | None:
-        """The answer's parameters (a copy); None when the call failed."""
-        return None if self._response is None else snapshot(self._response)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    @property
-    def queue(self) -> str | None:
-        """The name of the queue the call named (``QueueUrl`` or ``QueueName``), if any."""
-        return queue_name(self._params)
-
-    def __repr__(self) -> str:
-        outcome = self.error or "ok"
-        queue = self.queue
-        where = f" {queue}" if queue else ""
-        cut = f" truncated from {self.size}" if self.truncated else ""
-        return f"<RecordedCall {self.operation}{where} {outcome} t={self.time:.3f}{cut}>"
-
-
-def queue_name(params: Mapping[str, Any]) -> str | None:
-    """The queue a request names, by name: from ``QueueUrl`` (URL or name) or ``QueueName``."""
-    url = params.get("QueueUrl")
-    if isinstance(url, str) and url:
-        return split_path(url)[2]
-    name = params.get("QueueName")
-    return name if isinstance(name, str) else None
-
-
-class CallPage(NamedTuple):
-    """One page of the journal: its calls, oldest first, and the token of the next page (None
-    when this page reached the newest call)."""
-
-    calls: list[RecordedCall]
-    next_token: str | None
 
 
 def _check_limit(name: str, value: object) -> int | None:

@@ -1,0 +1,187 @@
+"""What a wait hands out and raises: message events as records, and the two assertion errors.
+
+The event log (``waiters.py``) keeps each event as a flat tuple (``Raw``) -- the cheapest thing
+to keep on the engine's path -- and a wait turns the ones it reads into ``QueueEvent`` records
+(``to_event``). A wait that fails raises ``WaitTimeout`` or ``UnexpectedEvent``, whose message
+says what did happen (``describe_event``, ``describe_counts``). Plain data and text, apart from
+the log and its waiting, so that the records' form is read in one place.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._engine.message import Message, system_attributes
+
+__all__ = [
+    "EVENTS",
+    "QueueEvent",
+    "Raw",
+    "UnexpectedEvent",
+    "WaitTimeout",
+    "Where",
+    "describe_amount",
+    "describe_counts",
+    "describe_event",
+    "qid_of_arn",
+    "shorten",
+    "split_qid",
+    "to_event",
+]
+
+#: The events a test can wait for, in the order a message lives them.
+EVENTS = ("sent", "received", "deleted", "dead-lettered")
+
+
+# A raw event: event, queue id, dead-letter queue id or None, time, size, then the message's
+# receive count, first receive, id, body, message attributes, sender, sent time, trace header,
+# sequence number, deduplication id, group id, dead-letter source ARN. Queue ids are
+# "region/account/name", as the engine's.
+Raw = tuple[Any, ...]
+Where = Callable[["QueueEvent"], object] | str | None
+
+
+@dataclass(frozen=True)
+class QueueEvent:
+    """Something that happened to a message, as a wait hands it out.
+
+    ``event``: ``"sent"``, ``"received"`` (handed out by a receive), ``"deleted"`` (by
+    DeleteMessage or DeleteMessageBatch) or ``"dead-lettered"`` (moved to the dead-letter queue
+    by its source's RedrivePolicy); ``queue``, ``region``, ``account``: the queue it happened
+    to (for a dead-lettered message, the queue it left; ``dead_letter_queue`` names the one it
+    went to); ``attributes``: its system attributes as a receive would show them then;
+    ``message_attributes`` in the form ``peek()`` shows; ``receive_count`` as of the event;
+    ``time`` on the mock's clock.
+    """
+
+    event: str
+    queue: str
+    region: str
+    account: str
+    message_id: str
+    body: str
+    attributes: dict[str, str] = field(hash=False)
+    message_attributes: dict[str, dict[str, Any]] = field(hash=False)
+    receive_count: int
+    time: float
+    dead_letter_queue: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-able dict (what ``POST /_sqsmock/wait`` answers)."""
+        return {
+            "event": self.event,
+            "queue": self.queue,
+            "region": self.region,
+            "account": self.account,
+            "message_id": self.message_id,
+            "body": self.body,
+            "attributes": dict(self.attributes),
+            "message_attributes": {k: dict(v) for k, v in self.message_attributes.items()},
+            "receive_count": self.receive_count,
+            "time": self.time,
+            "dead_letter_queue": self.dead_letter_queue,
+        }
+
+
+class WaitTimeout(AssertionError):
+    """``wait_for`` saw fewer matching events than asked for before its time-out (or the mock
+    stopped). ``found``: the matching events seen; ``counts``: that queue's events by kind
+    since the mock started or was reset, and ``during`` the wait; ``last``: its last few
+    events; ``stopped``: the mock stopped before the time-out."""
+
+    def __init__(
+        self,
+        text: str,
+        found: list[QueueEvent],
+        counts: dict[str, int],
+        during: dict[str, int],
+        last: list[QueueEvent],
+        stopped: bool = False,
+    ) -> None:
+        super().__init__(text)
+        self.stopped = stopped
+        self.found = found
+        self.counts = counts
+        self.during = during
+        self.last = last
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "error": str(self),
+            "found": [e.to_json() for e in self.found],
+            "counts": self.counts,
+            "during_wait": self.during,
+            "last": [e.to_json() for e in self.last],
+        }
+
+
+class UnexpectedEvent(AssertionError):
+    """``expect_none`` saw a matching event (``event``) within its window."""
+
+    def __init__(self, text: str, event: QueueEvent) -> None:
+        super().__init__(text)
+        self.event = event
+
+
+def qid_of_arn(arn: str | None) -> str:
+    parts = (arn or "").split(":")
+    return "/".join(parts[3:6]) if len(parts) == 6 else ""
+
+
+def split_qid(qid: str) -> tuple[str, str, str]:
+    region, account, name = [*qid.split("/", 2), "", "", ""][:3]
+    return region, account, name
+
+
+def to_event(raw: Raw) -> QueueEvent:
+    event, qid, dlq, now, _, receive_count, first_receive_at, message_id, body = raw[:9]
+    attributes, sender_id, sent_at, trace_header, sequence_number = raw[9:14]
+    dedup_id, group_id, source = raw[14:]
+    m = Message(
+        message_id,
+        body,
+        "",
+        sender_id=sender_id,
+        trace_header=trace_header,
+        group_id=group_id,
+        dedup_id=dedup_id,
+    )
+    m.sent_at, m.sequence_number, m.dlq_source_arn = sent_at, sequence_number, source
+    region, account, name = split_qid(qid)
+    return QueueEvent(
+        event=event,
+        queue=name,
+        region=region,
+        account=account,
+        message_id=message_id,
+        body=body,
+        attributes=system_attributes(m, receive_count, first_receive_at),
+        message_attributes={k: dict(v) for k, v in (attributes or {}).items()},
+        receive_count=receive_count,
+        time=now,
+        dead_letter_queue=None if dlq is None else split_qid(dlq)[2],
+    )
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def describe_amount(size: int) -> str:
+    return f"{size / 2**20:g} MiB" if size >= 2**20 else f"{size} bytes"
+
+
+def describe_counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{event} {n}" for event, n in counts.items())
+
+
+def describe_event(e: QueueEvent) -> str:
+    when = datetime.datetime.fromtimestamp(e.time, datetime.timezone.utc).strftime("%H:%M:%S.%f")
+    into = f" into {e.dead_letter_queue!r}" if e.dead_letter_queue else ""
+    return (
+        f"{when[:-3]} {e.event}{into} {e.message_id} body {shorten(e.body)} "
+        f"receive count {e.receive_count}"
+    )
