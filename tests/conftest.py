@@ -1,6 +1,15 @@
-"""Suite-wide settings."""
+"""Suite-wide settings, and which tests are slow.
+
+``pytest -m "not slow"`` is the selection to run while working; CI runs everything. A test is
+slow by nature when it starts another process or program (a real client, a pytest or Python
+subprocess, mypy, a browser, a package build, another environment) or when its size is the
+point (memory, thousands of messages). Whole modules of that kind are listed in
+``SLOW_MODULES`` below; single slow tests in other modules carry ``@pytest.mark.slow``.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +18,46 @@ from sqsmock._adapters import botocore as botocore_adapter
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
 botocore_adapter.CHECK_AGAINST_BOTOCORE = True
+
+TESTS = Path(__file__).parent
+
+# Modules whose every test is slow (paths relative to tests/), and why.
+SLOW_MODULES = {
+    # real clients against the server: the AWS CLI, the JS SDK, a Celery worker, `sqsmock serve`
+    "clients": "real external clients and server processes",
+    # builds an environment with aiobotocore 2.x (and aioboto3) and runs tests in it
+    "test_async_versions.py": "another environment",
+    "test_async_aioboto3.py": "another environment",
+    # mypy --strict on a user's test file
+    "test_typing.py": "a mypy run",
+    # `sqsmock serve` as a process: signals, restarts, ports in use
+    "test_server_process.py": "server processes",
+    # moto's SNS, S3, EventBridge and Lambda backends beside sqsmock, each test a moto mock
+    "test_moto_interop.py": "moto's services",
+    # hundreds of 256 KiB bodies measured with tracemalloc: the size is the point
+    "test_memory.py": "memory measured over large bodies",
+    # a real Redis paused and killed (its own redis-server processes)
+    "test_persistence_outage.py": "redis-server processes",
+    # headless Chromium
+    "test_ui.py": "a browser",
+}
+
+
+def _slow_reason(path: Path) -> str | None:
+    try:
+        relative = path.relative_to(TESTS)
+    except ValueError:
+        return None
+    for name in (relative.parts[0], relative.as_posix()):
+        if name in SLOW_MODULES:
+            return SLOW_MODULES[name]
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _slow_reason(item.path) is not None:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
