@@ -10,6 +10,7 @@ point (memory, thousands of messages). Whole modules of that kind are listed in
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,6 +59,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _slow_reason(item.path) is not None:
             item.add_marker(pytest.mark.slow)
+
+
+_clients: dict[str, Any] = {}
+
+
+@pytest.fixture
+def sqs_client(sqs_mock: Any) -> Any:
+    """The plugin's ``sqs_client``, but one boto3 client per region for the whole suite.
+
+    Making a botocore client costs about as much as a whole test here, and sqsmock answers
+    every client through botocore's classes, so one made in an earlier test's mock is answered
+    by this test's. No test changes the client itself (its events or config). The plugin's own
+    fixture, a fresh client per test, is what tests/test_plugin.py's inner suites check.
+    """
+    import boto3
+
+    region = sqs_mock.region
+    if region not in _clients:
+        _clients[region] = boto3.client("sqs", region_name=region)
+    return _clients[region]
 
 
 @pytest.fixture
