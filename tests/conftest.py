@@ -34,8 +34,7 @@ SLOW_MODULES = {
     "test_typing.py": "a mypy run",
     # `sqsmock serve` as a process: signals, restarts, ports in use
     "test_server_process.py": "server processes",
-    # moto's SNS, S3, EventBridge and Lambda backends beside sqsmock, each test a moto mock
-    "test_moto_interop.py": "moto's services",
+    # (tests/test_moto_interop.py stays: its oldest-moto test runs its quick tests elsewhere)
     # hundreds of 256 KiB bodies measured with tracemalloc: the size is the point
     "test_memory.py": "memory measured over large bodies",
     # a real Redis paused and killed (its own redis-server processes)
