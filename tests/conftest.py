@@ -34,7 +34,6 @@ SLOW_MODULES = {
     "test_typing.py": "a mypy run",
     # `sqsmock serve` as a process: signals, restarts, ports in use
     "test_server_process.py": "server processes",
-    # (tests/test_moto_interop.py stays: its oldest-moto test runs its quick tests elsewhere)
     # hundreds of 256 KiB bodies measured with tracemalloc: the size is the point
     "test_memory.py": "memory measured over large bodies",
     # a real Redis paused and killed (its own redis-server processes)
@@ -42,6 +41,8 @@ SLOW_MODULES = {
     # headless Chromium
     "test_ui.py": "a browser",
 }
+# Not listed, though moto makes it slowish: test_moto_interop.py, whose oldest-moto test runs
+# the module's quick selection (-m "not slow") in an environment of its own.
 
 
 def _slow_reason(path: Path) -> str | None:
