@@ -1,7 +1,18 @@
-"""Suite-wide settings."""
+"""Suite-wide settings, and which tests are slow.
+
+``pytest -m "not slow"`` is the selection to run while working; CI runs everything. A test is
+slow by nature when it starts another process or program (a real client, a pytest or Python
+subprocess, mypy, a browser, a package build, another environment) or when its size is the
+point (memory, thousands of messages). Whole modules of that kind are listed in
+``SLOW_MODULES`` below; single slow tests in other modules carry ``@pytest.mark.slow``.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import botocore.session
 import pytest
 
 # Loaded before any in-process pytester run: such a run takes the modules first imported during
@@ -14,6 +25,96 @@ from sqsmock._adapters._sdk import answer as sdk_answer
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
 sdk_answer.CHECK_AGAINST_BOTOCORE = True
+
+TESTS = Path(__file__).parent
+
+# Modules whose every test is slow (paths relative to tests/), and why.
+SLOW_MODULES = {
+    # real clients against the server: the AWS CLI, the JS SDK, a Celery worker, `sqsmock serve`
+    "clients": "real external clients and server processes",
+    # builds an environment with aiobotocore 2.x (and aioboto3) and runs tests in it
+    "test_async_versions.py": "another environment",
+    "test_async_aioboto3.py": "another environment",
+    # mypy --strict on a user's test file
+    "test_typing.py": "a mypy run",
+    # `sqsmock serve` as a process: signals, restarts, ports in use
+    "test_server_process.py": "server processes",
+    # hundreds of 256 KiB bodies measured with tracemalloc: the size is the point
+    "test_memory.py": "memory measured over large bodies",
+    # a real Redis paused and killed (its own redis-server processes)
+    "test_persistence_outage.py": "redis-server processes",
+    # headless Chromium
+    "test_ui.py": "a browser",
+}
+# Not listed, though moto makes it slowish: test_moto_interop.py, whose oldest-moto test runs
+# the module's quick selection (-m "not slow") in an environment of its own.
+
+
+def _slow_reason(path: Path) -> str | None:
+    try:
+        relative = path.relative_to(TESTS)
+    except ValueError:
+        return None
+    for name in (relative.parts[0], relative.as_posix()):
+        if name in SLOW_MODULES:
+            return SLOW_MODULES[name]
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _slow_reason(item.path) is not None:
+            item.add_marker(pytest.mark.slow)
+
+
+_clients: dict[str, Any] = {}
+
+
+class _SearchPaths(list):  # type: ignore[type-arg]
+    """A shared loader's search paths: each session that adds its own path adds it once."""
+
+    def append(self, path: Any) -> None:
+        if path not in self:
+            super().append(path)
+
+
+_loaders: dict[str | None, Any] = {}
+
+
+def _shared_loader(search_path_string: str | None = None) -> Any:
+    """botocore's ``create_loader``, but one loader per data path for the whole suite.
+
+    Each new botocore session (every aiobotocore ``get_session()``) otherwise parses the
+    endpoint and SQS model files again, which costs more than most tests. Within one session
+    botocore already hands the same loaded data to every client; this makes the suite's
+    sessions share it too.
+    """
+    if search_path_string not in _loaders:
+        loader = _create_loader(search_path_string)
+        loader._search_paths = _SearchPaths(loader.search_paths)
+        _loaders[search_path_string] = loader
+    return _loaders[search_path_string]
+
+
+_create_loader = botocore.session.create_loader
+botocore.session.create_loader = _shared_loader
+
+
+@pytest.fixture
+def sqs_client(sqs_mock: Any) -> Any:
+    """The plugin's ``sqs_client``, but one boto3 client per region for the whole suite.
+
+    Making a botocore client costs about as much as a whole test here, and sqsmock answers
+    every client through botocore's classes, so one made in an earlier test's mock is answered
+    by this test's. No test changes the client itself (its events or config). The plugin's own
+    fixture, a fresh client per test, is what tests/test_plugin.py's inner suites check.
+    """
+    import boto3
+
+    region = sqs_mock.region
+    if region not in _clients:
+        _clients[region] = boto3.client("sqs", region_name=region)
+    return _clients[region]
 
 
 @pytest.fixture

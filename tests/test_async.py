@@ -500,6 +500,7 @@ async def test_client(sqs_async_client, sqs_mock):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["strict", "auto", "without pytest-asyncio"])
 def test_async_fixtures_in_a_user_test_suite(pytester: pytest.Pytester, mode: str) -> None:
     """pytest-asyncio in either mode, and anyio, run the fixtures (one suite, one subprocess).
@@ -533,6 +534,7 @@ def run_python(code: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_aiobotocore_imported_inside_an_active_mock_is_covered() -> None:
     out = run_python(
         """
@@ -559,6 +561,7 @@ def test_aiobotocore_imported_inside_an_active_mock_is_covered() -> None:
     assert out.split() == [f"https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/late", "restored"]
 
 
+@pytest.mark.slow
 def test_clients_created_before_sqsmock_was_imported_are_covered() -> None:
     out = run_python(
         """

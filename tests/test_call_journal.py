@@ -200,6 +200,7 @@ def test_a_byte_limit_drops_the_oldest_calls_warns_and_counts() -> None:
         assert sqs.calls.bytes == 0 and sqs.calls.dropped == 0
 
 
+@pytest.mark.slow
 def test_what_the_journal_holds_in_memory_stays_within_its_byte_limit() -> None:
     # The byte count is not a figure of speech: with the engine releasing deleted messages,
     # the journal's entries are what is left, and they stay within the limit.

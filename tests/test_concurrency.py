@@ -83,6 +83,7 @@ def run_threads(targets: list[Any]) -> None:
         raise errors[0]
 
 
+@pytest.mark.slow
 @FROZEN
 def test_concurrent_producers_and_consumers_deliver_each_message_exactly_once(
     sqs_mock: Any, sqs_client: Any
@@ -146,6 +147,7 @@ def test_concurrent_producers_and_consumers_deliver_each_message_exactly_once(
     assert sqs_mock.peek("work") == []
 
 
+@pytest.mark.slow
 @FROZEN
 def test_three_cycles_of_two_thousand_messages_drain_to_zero(
     sqs_mock: Any, sqs_client: Any

@@ -401,6 +401,7 @@ def test_an_elasticmq_conf_with_a_bad_duration_is_refused(tmp_path):
 # -- the pytest ini option ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_ini_option_declares_queues_for_the_fixtures_and_the_marker(pytester):
     pytester.makefile(".toml", queues="[queues.jobs]\nattributes = { DelaySeconds = 3 }\n")
     pytester.makeini("[pytest]\nsqsmock_config = queues.toml\n")

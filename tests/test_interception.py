@@ -107,6 +107,7 @@ def test_outer_mock_still_answers_after_inner_stops():
         client.list_queues()
 
 
+@pytest.mark.slow
 def test_client_created_before_sqsmock_was_imported():
     out = run_python(
         """
@@ -141,6 +142,7 @@ def test_client_created_before_sqsmock_was_imported():
     ]
 
 
+@pytest.mark.slow
 def test_works_without_any_aws_configuration(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     home = tmp_path / "home"
@@ -183,6 +185,7 @@ def test_works_without_any_aws_configuration(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_default_session_forgets_the_placeholder_credentials_after_stop(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env["HOME"] = str(tmp_path)
@@ -207,6 +210,7 @@ def test_default_session_forgets_the_placeholder_credentials_after_stop(tmp_path
     assert out.splitlines() == ["testing", "None", "None"]
 
 
+@pytest.mark.slow
 def test_default_session_keeps_credentials_the_user_configured(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env["HOME"] = str(tmp_path)

@@ -199,6 +199,7 @@ def run_python(code: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_kombu_imported_inside_an_active_mock_is_covered_and_released_after() -> None:
     out = run_python(
         """

@@ -33,6 +33,7 @@ def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_version_from_the_command_and_the_module():
     result = run("--version")
     assert result.returncode == 0
@@ -43,6 +44,7 @@ def test_version_from_the_command_and_the_module():
     )
 
 
+@pytest.mark.slow
 def test_a_bad_config_file_exits_non_zero_naming_the_file_queue_and_attribute(tmp_path):
     path = tmp_path / "queues.toml"
     path.write_text("[queues.ok]\n[queues.jobs]\nattributes = { DelaySeconds = 901 }\n")
@@ -53,6 +55,7 @@ def test_a_bad_config_file_exits_non_zero_naming_the_file_queue_and_attribute(tm
     assert "sqsmock: sqsmock" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_persistence_failure_is_prefixed_once():
     result = run("wipe", "--persistence", "redis://127.0.0.1:1/0", "--timeout", "1")
     assert result.returncode == 1

@@ -1677,6 +1677,7 @@ def test_failed_dead_letter_move_loses_nothing(
 # -- a Redis server that goes away and comes back -------------------------------------------
 
 
+@pytest.mark.slow
 def test_redis_server_restart(tmp_path: Path, client: Any) -> None:
     server = PrivateRedis(tmp_path)
     server.start()
@@ -1742,6 +1743,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow
 def test_kill_9_keeps_exactly_what_the_calls_returned(client: Any) -> None:
     redis = _real_client()
     namespace = _namespace()

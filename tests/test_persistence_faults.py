@@ -158,6 +158,7 @@ def test_wipe_and_inspect_without_a_mock(backing: tuple[Any, str], client: Any) 
         assert [u.rsplit("/", 1)[1] for u in client.list_queues()["QueueUrls"]] == ["inner"]
 
 
+@pytest.mark.slow
 def test_cli_wipe_and_inspect(
     real: tuple[redis.Redis, str], client: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -219,6 +220,7 @@ def test_second_activation_on_a_namespace_is_refused_naming_the_holder(
         assert [v.body for v in mock.peek("q")] == ["still mine"]
 
 
+@pytest.mark.slow
 def test_a_lease_of_another_host_blocks_one_of_a_dead_local_process_does_not(
     backing: tuple[Any, str],
 ) -> None:
@@ -280,6 +282,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow
 def test_two_processes_on_one_namespace_then_kill_9(
     real: tuple[redis.Redis, str], client: Any
 ) -> None:
@@ -357,6 +360,7 @@ def test_the_lease_is_renewed_well_inside_its_time_on_a_quick_connection(
         client.delete(*[k for k in client.scan_iter(match=namespace + "*")] or ["-"])
 
 
+@pytest.mark.slow
 def test_a_paused_redis_fails_calls_within_the_time_out(server: PrivateRedis, client: Any) -> None:
     namespace = _namespace()
     mock = _mock(server.url, namespace, persistence_timeout=SHORT).start()
@@ -383,6 +387,7 @@ def test_a_paused_redis_fails_calls_within_the_time_out(server: PrivateRedis, cl
         assert [v.body for v in again.peek("q")] == ["kept", "after"]
 
 
+@pytest.mark.slow
 def test_a_timed_out_delete_queue_does_not_land_later(server: PrivateRedis, client: Any) -> None:
     namespace = _namespace()
     mock = _mock(server.url, namespace, persistence_timeout=SHORT).start()
@@ -438,6 +443,7 @@ class _Signalling:
         return Pipe()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("operation", ["create", "reset"])
 def test_a_write_waiting_on_redis_blocks_no_lookup(
     server: PrivateRedis, client: Any, operation: str
@@ -478,6 +484,7 @@ def test_a_write_waiting_on_redis_blocks_no_lookup(
     assert len(failures) <= 1 and all(isinstance(f, PersistenceError) for f in failures)
 
 
+@pytest.mark.slow
 def test_stop_returns_while_redis_is_paused(server: PrivateRedis, client: Any) -> None:
     mock = _mock(server.url, _namespace(), persistence_timeout=SHORT).start()
     client.create_queue(QueueName="q")
@@ -491,6 +498,7 @@ def test_stop_returns_while_redis_is_paused(server: PrivateRedis, client: Any) -
         server.resume()
 
 
+@pytest.mark.slow
 def test_a_killed_redis_fails_calls_then_comes_back(server: PrivateRedis, client: Any) -> None:
     namespace = _namespace()
     mock = _mock(server.url, namespace, persistence_timeout=SHORT).start()

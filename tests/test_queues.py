@@ -429,6 +429,7 @@ def test_list_queues_next_token_only_with_max_results(sqs_client: Any) -> None:
     assert limited["NextToken"]
 
 
+@pytest.mark.slow
 def test_list_queues_caps_at_1000(sqs_client: Any) -> None:
     for i in range(1001):
         sqs_client.create_queue(QueueName=f"q{i:04d}")

@@ -578,6 +578,7 @@ def test_keep_alive_connection_serves_many_calls(server: SqsServer) -> None:
 # -- the pytest fixture ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sqs_server_fixture_is_one_server_emptied_per_test(pytester: pytest.Pytester) -> None:
     pytester.makeconftest("")
     pytester.makepyfile(
@@ -608,6 +609,7 @@ def test_sqs_server_fixture_is_one_server_emptied_per_test(pytester: pytest.Pyte
     result.assert_outcomes(passed=2)
 
 
+@pytest.mark.slow
 def test_the_in_process_mock_does_not_import_aiohttp() -> None:
     code = (
         "import sys, boto3, sqsmock\n"

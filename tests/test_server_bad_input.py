@@ -262,6 +262,7 @@ def test_too_large_chunked_body_is_refused(server: SqsServer) -> None:
     assert xml_error(raw) == (413, "RequestEntityTooLarge")
 
 
+@pytest.mark.slow
 def test_the_largest_valid_requests_are_admitted(server: SqsServer) -> None:
     """Encoding inflates a valid request: non-ASCII text 3x as JSON escapes or percent-escapes,
     a binary value of 0xFF bytes 4x as form-encoded base64."""
@@ -333,6 +334,7 @@ def test_requests_cut_short_by_the_client(server: SqsServer, data: bytes) -> Non
     assert raw == b"" or 400 <= status_of(raw) < 500
 
 
+@pytest.mark.slow
 def test_a_slow_body_times_out_with_408(server: SqsServer) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(

@@ -163,6 +163,7 @@ def test_serve_takes_a_journal_byte_limit() -> None:
         sqsmock.serve(journal_byte_limit=-1)
 
 
+@pytest.mark.slow
 def test_the_command_takes_a_journal_limit() -> None:
     import subprocess
     import sys
