@@ -14,11 +14,11 @@ from types import TracebackType
 from typing import TypeVar
 
 from ._engine import Backend, Clock, MessageView
+from ._handle_tools import FailureTools
 from ._options import DEFAULT_ACCOUNT, DEFAULT_REGION, StateOptions, check_options, check_region
 from ._runtime import Runtime
 from ._service._context import split_path
 from ._store import DEFAULT_NAMESPACE
-from ._testing.handle import FailureTools
 
 __all__ = [
     "DEFAULT_ACCOUNT",

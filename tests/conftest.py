@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import botocore.session
 import pytest
 
 # Loaded before any in-process pytester run: such a run takes the modules first imported during
@@ -68,36 +67,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 _clients: dict[str, Any] = {}
-
-
-class _SearchPaths(list):  # type: ignore[type-arg]
-    """A shared loader's search paths: each session that adds its own path adds it once."""
-
-    def append(self, path: Any) -> None:
-        if path not in self:
-            super().append(path)
-
-
-_loaders: dict[str | None, Any] = {}
-
-
-def _shared_loader(search_path_string: str | None = None) -> Any:
-    """botocore's ``create_loader``, but one loader per data path for the whole suite.
-
-    Each new botocore session (every aiobotocore ``get_session()``) otherwise parses the
-    endpoint and SQS model files again, which costs more than most tests. Within one session
-    botocore already hands the same loaded data to every client; this makes the suite's
-    sessions share it too.
-    """
-    if search_path_string not in _loaders:
-        loader = _create_loader(search_path_string)
-        loader._search_paths = _SearchPaths(loader.search_paths)
-        _loaders[search_path_string] = loader
-    return _loaders[search_path_string]
-
-
-_create_loader = botocore.session.create_loader
-botocore.session.create_loader = _shared_loader
 
 
 @pytest.fixture
