@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from ._engine import Clock, FrozenClock, MessageView, WallClock
     from ._mock import MockSQS, mock_sqs
     from ._serving import SqsServer, serve
-    from ._store.admin import NamespaceInfo, inspect_namespace, wipe
     from ._store.errors import PersistenceError
+    from ._store.maintenance import NamespaceInfo, inspect_namespace, wipe
     from ._testing import Delivery, JournalFullWarning
     from ._testing.waiters import QueueEvent, UnexpectedEvent, WaitTimeout
 
@@ -63,9 +63,9 @@ _HOMES = {
     "mock_sqs": "_mock",
     "SqsServer": "_serving",
     "serve": "_serving",
-    "NamespaceInfo": "_store.admin",
-    "inspect_namespace": "_store.admin",
-    "wipe": "_store.admin",
+    "NamespaceInfo": "_store.maintenance",
+    "inspect_namespace": "_store.maintenance",
+    "wipe": "_store.maintenance",
     "PersistenceError": "_store.errors",
     "Delivery": "_testing",
     "JournalFullWarning": "_testing",

@@ -48,7 +48,9 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_wipe(args: argparse.Namespace) -> int:
-    from ._store.admin import wipe  # the store's modules load only for the commands using them
+    from ._store.maintenance import (
+        wipe,  # the store's modules load only for the commands using them
+    )
 
     count = wipe(args.persistence, args.namespace, force=args.force, timeout=args.timeout)
     print(f"wiped {count} key{'s' * (count != 1)} of namespace {args.namespace!r}")
@@ -67,7 +69,7 @@ def register_wipe(subparsers: Any) -> None:
 
 
 def _run_inspect(args: argparse.Namespace) -> int:
-    from ._store.admin import inspect_namespace
+    from ._store.maintenance import inspect_namespace
 
     info = inspect_namespace(args.persistence, args.namespace, timeout=args.timeout)
     if args.json:

@@ -31,8 +31,8 @@ from .message import INFLIGHT, Message
 
 if TYPE_CHECKING:
     from .groups import Group
-    from .journal import Journal
     from .tombstone import TombstoneLog
+    from .write_through import Journal
 
 __all__ = ["ATTEMPT", "TICKET", "FifoRestore"]
 

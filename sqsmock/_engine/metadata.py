@@ -17,7 +17,7 @@ from .records import encode_meta
 if TYPE_CHECKING:
     from .clock import Clock
     from .config import QueueConfig
-    from .journal import Journal
+    from .write_through import Journal
 
 __all__ = ["Metadata"]
 

@@ -5,7 +5,7 @@ A queue holds
 * ``config`` (``config.py``) -- its attributes and the values derived from them;
 * ``log`` (``tombstone.py``) -- the messages, in slots with O(1) removal and stable indexes;
 * ``schedule`` (``scheduler.py``) -- ready, timer and age heaps, so that no call scans the queue;
-* ``journal`` (``journal.py``) -- the write-through to a store, and the session (lock, reload,
+* ``journal`` (``write_through.py``) -- the write-through to a store, and the session (lock, reload,
   commit) every public method runs in;
 
 and three counters (visible, in flight, delayed), kept on every transition, never recomputed.
@@ -36,7 +36,6 @@ from .._errors import SqsError
 from .._store import Op
 from .clock import Clock
 from .config import QueueConfig
-from .journal import Journal
 from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
 from .metadata import Metadata
 from .receipts import decode_receipt, new_receipt
@@ -46,6 +45,7 @@ from .scheduler import Schedule
 from .tombstone import TombstoneLog
 from .views import MessageView, snapshot
 from .wakeups import Wakeups
+from .write_through import Journal
 
 __all__ = ["MAX_TOTAL_VISIBILITY", "Queue", "queue_arn"]
 

@@ -26,8 +26,8 @@ from .message import Message
 if TYPE_CHECKING:
     from .clock import Clock
     from .config import QueueConfig
-    from .journal import Journal
     from .scheduler import Schedule
+    from .write_through import Journal
 
 __all__ = ["Redrive", "RedrivePolicy", "exhausted"]
 

@@ -19,9 +19,9 @@ from .records import decode_messages, decode_meta
 if TYPE_CHECKING:
     from .clock import Clock
     from .config import QueueConfig
-    from .journal import Journal
     from .scheduler import Schedule
     from .tombstone import TombstoneLog
+    from .write_through import Journal
 
 __all__ = ["Restore"]
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .journal import Journal
     from .message import Message
     from .scheduler import Schedule
+    from .write_through import Journal
 
 __all__ = ["Wakeups"]
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from sqsmock._engine.journal import Journal
 from sqsmock._engine.message import Message
+from sqsmock._engine.write_through import Journal
 from sqsmock._errors import SqsError
 from sqsmock._store import Op, QueueRecord
 
