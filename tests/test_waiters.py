@@ -32,20 +32,11 @@ ACCOUNT = "123456789012"
 FROZEN = pytest.mark.sqsmock(clock="frozen")
 
 
-def until(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
-    """Poll ``condition`` at a short interval until it holds (bounded)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened: {what}")
-        time.sleep(0.001)
-
-
 def when_waiting(handle: Any, action: Callable[[], None]) -> threading.Thread:
     """A thread that runs ``action`` once a wait is under way on ``handle``."""
 
     def run() -> None:
-        until(lambda: handle.runtime.events.waiting(), "a wait under way")
+        assert handle.runtime.events.until_waiting(), "no wait under way"
         action()
 
     thread = threading.Thread(target=run, daemon=True)
@@ -131,7 +122,7 @@ def test_several_threads_wait_at_once(sqs_mock: MockSQS, sqs_client: Any) -> Non
     threads = [threading.Thread(target=wait, args=(body,)) for body in ("x", "y")]
     for thread in threads:
         thread.start()
-    until(lambda: sqs_mock.runtime.events.waiting() == 2, "both waits under way")
+    assert sqs_mock.runtime.events.until_waiting(2), "not both waits under way"
     for body in ("y", "x"):
         sqs_client.send_message(QueueUrl=url, MessageBody=body)
     for thread in threads:
@@ -332,7 +323,7 @@ def test_a_wait_ends_when_the_mock_stops() -> None:
 
     thread = threading.Thread(target=wait)
     thread.start()
-    until(lambda: mock.runtime.events.waiting(), "the wait under way")
+    assert mock.runtime.events.until_waiting(), "no wait under way"
     mock.stop()
     thread.join(10)
     assert not thread.is_alive()
@@ -645,7 +636,7 @@ def test_a_wait_over_http_ends_when_the_server_stops() -> None:
         )
     )
     thread.start()
-    until(lambda: server.runtime.events.waiting(), "the wait under way")
+    assert server.runtime.events.until_waiting(), "no wait under way"
     server.stop()  # does not sit out the wait
     thread.join(10)
     assert answers[0].status == 503

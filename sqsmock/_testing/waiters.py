@@ -91,6 +91,9 @@ class EventLog(Waiting):
         self.clock: Clock | None = None
         self._lock = threading.Lock()  # the event path takes it bare: cheaper than the condition
         self._cond = threading.Condition(self._lock)
+        #: Notified when a wait starts (``until_waiting``), apart from ``_cond`` so that a
+        #: starting wait never wakes the others.
+        self._started = threading.Condition(self._lock)
         self._events: deque[Raw] = deque()
         self._first = 0  # position of the oldest event kept
         self._next = 0  # position of the next event

@@ -75,6 +75,7 @@ class Waiting:
     if TYPE_CHECKING:  # what this part uses of the log (``waiters.py``)
         clock: Clock | None
         _cond: threading.Condition
+        _started: threading.Condition
         _wakers: list[Callable[[], None]]
         _sleeping: int
         _ended: bool
@@ -126,6 +127,7 @@ class Waiting:
         with self._cond:
             if self._idle(watch):
                 self._sleeping += 1
+                self._started.notify_all()
                 try:
                     self._cond.wait(seconds)
                 finally:
@@ -138,6 +140,14 @@ class Waiting:
         """Waits (``wait_for``, ``expect_none``, sync or async) blocked now."""
         with self._cond:
             return self._sleeping + len(self._wakers)
+
+    def until_waiting(self, count: int = 1, timeout: float = 10.0) -> bool:
+        """Block until at least ``count`` waits are blocked (True), or ``timeout`` real seconds
+        pass (False): woken by each wait that starts, never polling."""
+        with self._started:
+            return self._started.wait_for(
+                lambda: self._sleeping + len(self._wakers) >= count, timeout
+            )
 
     # -- expect_none ------------------------------------------------------------------------
 
@@ -234,6 +244,7 @@ class _Awake:
     async def __aenter__(self) -> _Awake:
         with self.log._cond:
             self.log._wakers.append(self.wake)
+            self.log._started.notify_all()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
