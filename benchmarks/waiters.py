@@ -28,7 +28,7 @@ import boto3
 
 from sqsmock import mock_sqs
 from sqsmock._engine import FrozenClock, Message, Queue
-from sqsmock._testing.waiters import EventLog
+from sqsmock._features.waiters import EventLog
 
 ROUNDS = 7
 CYCLES = 2_000

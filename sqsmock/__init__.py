@@ -22,12 +22,12 @@ if TYPE_CHECKING:
     from ._adapters._guard import AwsRequestRefused
     from ._declare import ConfigError
     from ._engine import Clock, FrozenClock, MessageView, WallClock
+    from ._features import Delivery, JournalFullWarning
+    from ._features.waiters import QueueEvent, UnexpectedEvent, WaitTimeout
     from ._mock import MockSQS, mock_sqs
     from ._serving import SqsServer, serve
     from ._store.errors import PersistenceError
     from ._store.maintenance import NamespaceInfo, inspect_namespace, wipe
-    from ._testing import Delivery, JournalFullWarning
-    from ._testing.waiters import QueueEvent, UnexpectedEvent, WaitTimeout
 
 __all__ = [
     "AwsRequestRefused",
@@ -67,11 +67,11 @@ _HOMES = {
     "inspect_namespace": "_store.maintenance",
     "wipe": "_store.maintenance",
     "PersistenceError": "_store.errors",
-    "Delivery": "_testing",
-    "JournalFullWarning": "_testing",
-    "QueueEvent": "_testing.waiters",
-    "UnexpectedEvent": "_testing.waiters",
-    "WaitTimeout": "_testing.waiters",
+    "Delivery": "_features",
+    "JournalFullWarning": "_features",
+    "QueueEvent": "_features.waiters",
+    "UnexpectedEvent": "_features.waiters",
+    "WaitTimeout": "_features.waiters",
 }
 
 if not TYPE_CHECKING:  # hidden from type checkers: a misspelt name must stay an error there

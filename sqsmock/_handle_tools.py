@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._testing.chaos import Delivery
-from ._testing.faults import Faults
-from ._testing.journal import CallJournal
-from ._testing.waiters import QueueEvent, Where
+from ._features.chaos import Delivery
+from ._features.faults import Faults
+from ._features.journal import CallJournal
+from ._features.waiters import QueueEvent, Where
 
 if TYPE_CHECKING:
+    from ._features.lambda_events import LambdaRun
     from ._runtime import Runtime
-    from ._testing.lambda_events import LambdaRun
 
 __all__ = ["FailureTools"]
 
@@ -61,7 +61,7 @@ class FailureTools:
     def lambda_event(self, queue: str, max_messages: int = 10) -> dict[str, Any]:
         """Receive up to ``max_messages`` from ``queue`` and return them as the event Lambda's
         SQS event source hands a function (``{"Records": [...]}``)."""
-        from ._testing.lambda_events import lambda_event
+        from ._features.lambda_events import lambda_event
 
         return lambda_event(self.runtime, queue, max_messages)
 
@@ -80,7 +80,7 @@ class FailureTools:
         Messages the handler reports in ``batchItemFailures`` (or all of a batch when it
         raises) stay and come back after their visibility timeout -- or go to the dead-letter
         queue by the redrive policy. Returns a summary (``LambdaRun``)."""
-        from ._testing.lambda_events import run_lambda
+        from ._features.lambda_events import run_lambda
 
         return run_lambda(
             self.runtime,

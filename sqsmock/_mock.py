@@ -19,9 +19,9 @@ from typing import Any, TypeVar, overload
 import wrapt
 
 from . import _activation
+from ._features.chaos import Delivery
 from ._handle import Handle
 from ._options import ClockOption, MockOptions, Persistence, RedisClient, describe
-from ._testing.chaos import Delivery
 
 __all__ = ["ClockOption", "MockOptions", "MockSQS", "Persistence", "RedisClient", "mock_sqs"]
 

@@ -25,9 +25,9 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 from . import _regions
 from ._declare import Declarations, load
 from ._engine import Clock, make_clock
+from ._features.chaos import Delivery, as_delivery
+from ._features.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT, CallJournal
 from ._store import DEFAULT_NAMESPACE, DEFAULT_TIMEOUT, check_timeout, default_namespace
-from ._testing.chaos import Delivery, as_delivery
-from ._testing.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT, CallJournal
 
 __all__ = [
     "ClockOption",

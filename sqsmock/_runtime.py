@@ -6,7 +6,7 @@ through the protocol layer against its backend. The handle's ``clock``, ``reset(
 ``peek()`` are read from it too.
 
 Every call passes here, whichever adapter brought it, so this is where the testing aids act
-(``_testing``): the call journal records each answered call, fault-injection rules may delay a
+(``_features``): the call journal records each answered call, fault-injection rules may delay a
 call on the mock's clock or answer it with an error, and delivery settings may change what
 ``ReceiveMessage`` hands out on standard queues. With no rule and no setting in force a call
 costs one journal append more than the protocol layer itself.
@@ -22,15 +22,15 @@ from . import _protocol
 from ._declare import apply as apply_declarations
 from ._engine import Backend, Clock, MessageView, Queue, make_clock
 from ._errors import SqsError
+from ._features.chaos import Chaos, as_delivery
+from ._features.faults import Faults, Outcome
+from ._features.journal import CallJournal
+from ._features.waiters import EventLog
 from ._options import StateOptions
 from ._protocol import Caller, Result
 from ._service import Call, Request
 from ._service._wait import in_thread
 from ._store import errors as store_errors
-from ._testing.chaos import Chaos, as_delivery
-from ._testing.faults import Faults, Outcome
-from ._testing.journal import CallJournal
-from ._testing.waiters import EventLog
 
 __all__ = ["Runtime"]
 

@@ -9,7 +9,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from sqsmock import mock_sqs
-from sqsmock._testing import JournalFullWarning
+from sqsmock._features import JournalFullWarning
 
 
 def client(region: str = "us-east-1"):  # type: ignore[no-untyped-def]
@@ -175,7 +175,7 @@ MIB = 1024 * KIB
 
 
 def test_the_journal_is_bounded_in_bytes_by_default() -> None:
-    from sqsmock._testing.journal import DEFAULT_BYTE_LIMIT
+    from sqsmock._features.journal import DEFAULT_BYTE_LIMIT
 
     assert DEFAULT_BYTE_LIMIT == 64 * MIB
     with mock_sqs() as sqs:

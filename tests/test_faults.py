@@ -291,7 +291,7 @@ def test_bad_rules_are_refused(sqs: Any, kwargs: dict[str, Any], match: str) -> 
 
 
 def test_admin_faults_are_added_listed_and_removed(sqs: Any) -> None:
-    from sqsmock._testing import admin
+    from sqsmock._features import routes as admin
 
     rt = sqs.runtime
     body = b'{"operation": "SendMessage", "error": "InternalError", "times": 2}'
@@ -322,7 +322,7 @@ def test_admin_faults_are_added_listed_and_removed(sqs: Any) -> None:
     ],
 )
 def test_admin_refuses_bad_rules(sqs: Any, body: bytes, match: str) -> None:
-    from sqsmock._testing import admin
+    from sqsmock._features import routes as admin
 
     status, answer = admin.answer(sqs.runtime, "POST", "/_sqsmock/faults", {}, body)
     assert status == 400 and match in answer["error"]
@@ -331,7 +331,7 @@ def test_admin_refuses_bad_rules(sqs: Any, body: bytes, match: str) -> None:
 def test_admin_calls_are_listed_filtered_and_cleared(sqs: Any) -> None:
     import json
 
-    from sqsmock._testing import admin
+    from sqsmock._features import routes as admin
 
     rt = sqs.runtime
     c = client()

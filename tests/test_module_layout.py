@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sqsmock"
-SPLIT = ("_engine", "_store", "_testing")
+SPLIT = ("_engine", "_store", "_features")
 #: Lines a hand-written module of these packages may hold.
 MOST_LINES = 400
 

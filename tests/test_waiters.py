@@ -25,7 +25,7 @@ from server_support import request
 
 import sqsmock
 from sqsmock import MockSQS, QueueEvent, UnexpectedEvent, WaitTimeout, mock_sqs
-from sqsmock._testing import waiters
+from sqsmock._features import waiters
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"

@@ -3,7 +3,7 @@
 Health, reset, the clock, queues, a peek at a queue's messages, Prometheus metrics (``metrics``),
 the web UI's files (``ui``), the wait for message events, the call journal and fault rules. It
 answers JSON (metrics: text) and never SQS errors. The journal's, fault rules' and wait's
-answers come from ``_testing.admin``, which knows no web framework and is the same for every
+answers come from ``_features.routes``, which knows no web framework and is the same for every
 front end; this module only routes, reads bodies and checks methods.
 
 Requests that change state take POST or DELETE with a JSON content type, which no web page can
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
+from ..._features import routes
 from ..._regions import is_region, shown
 from ..._service import QueueUrls
 from ..._store import errors as store_errors
-from ..._testing import admin
 from ..._version import __version__
 from . import metrics, ui
 from .exchange import expect_continue, json_answer
@@ -101,7 +101,7 @@ def _route(route: str) -> tuple[Handler | None, str]:
 
 async def _failure(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
     """``/_sqsmock/calls`` (the call journal) and ``/_sqsmock/faults`` (fault injection):
-    answered by ``_testing.admin``, the same for every front end."""
+    answered by ``_features.routes``, the same for every front end."""
     parts = route.split("/")
     if len(parts) == 1:
         methods = _FAILURE_METHODS[parts[0]]
@@ -119,7 +119,7 @@ async def _failure(server: SqsHttpServer, request: BaseRequest, route: str) -> w
         body = await _read_raw(
             server, request, "the body is over 64 KiB", "the body could not be read"
         )
-    found = admin.answer(server.runtime, request.method, request.path, request.query, body)
+    found = routes.answer(server.runtime, request.method, request.path, request.query, body)
     if found is None:
         raise AdminError(404, f"no admin endpoint {request.path}")
     status, payload = found
@@ -249,11 +249,11 @@ async def _messages(server: SqsHttpServer, request: BaseRequest, route: str) -> 
 
 async def _wait(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
     """``POST /_sqsmock/wait`` (JSON only): wait for message events on the loop, holding no
-    thread (``_testing.admin.wait``)."""
+    thread (``_features.routes.wait``)."""
     if request.content_type != "application/json":
         raise AdminError(415, "send the wait as JSON (Content-Type: application/json)")
     body = await _read_raw(server, request, "the body is over 64 KiB", "the body is unreadable")
-    status, payload = await admin.wait(server.runtime, body)
+    status, payload = await routes.wait(server.runtime, body)
     return json_answer(payload, status)
 
 

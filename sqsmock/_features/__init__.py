@@ -1,4 +1,5 @@
-"""Testing failure: the call journal, fault injection, at-least-once delivery, Lambda events.
+"""The features sqsmock ships for testing: the call journal, fault injection, at-least-once
+delivery, Lambda events and waiting for consumers.
 
 These sit on the call path of ``Runtime`` (every adapter's calls pass there) and on the handle;
 the engine and the service know nothing of them.
