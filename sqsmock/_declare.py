@@ -32,7 +32,7 @@ from typing import Any
 
 from . import _protocol
 from ._engine import Backend, make_clock
-from ._protocol import Caller
+from ._protocol import Call
 from ._regions import check_region
 
 __all__ = ["ConfigError", "Declarations", "QueueDeclaration", "apply", "load"]
@@ -224,7 +224,7 @@ class _Applier:
         self, queue: QueueDeclaration, operation: str, params: dict[str, Any], attr: str | None
     ) -> dict[str, Any]:
         region, account = self._place(queue)
-        result = _protocol.call(self.backend, operation, params, Caller(region, account))
+        result = _protocol.call(self.backend, operation, params, Call(region, account))
         if result.error is not None:
             self.fail(queue, f"{result.error.code}: {result.error.message}", attr)
         return dict(result.payload or {})
@@ -267,7 +267,7 @@ class _Applier:
     ) -> None:
         """Run the call; when it fails, find the attribute to blame by trying each alone."""
         region, account = self._place(queue)
-        result = _protocol.call(self.backend, operation, params, Caller(region, account))
+        result = _protocol.call(self.backend, operation, params, Call(region, account))
         if result.error is None:
             return
         blamed = None
@@ -286,7 +286,7 @@ class _Applier:
                     probe,
                     "CreateQueue",
                     {"QueueName": queue.name, "Attributes": {**fifo, name: value}},
-                    Caller(region, account),
+                    Call(region, account),
                 )
             finally:
                 probe.close()
@@ -297,7 +297,7 @@ class _Applier:
     def _existing_url(self, queue: QueueDeclaration) -> str | None:
         region, account = self._place(queue)
         params = {"QueueName": queue.name, "QueueOwnerAWSAccountId": account}
-        result = _protocol.call(self.backend, "GetQueueUrl", params, Caller(region, account))
+        result = _protocol.call(self.backend, "GetQueueUrl", params, Call(region, account))
         if result.error is not None or result.payload is None:
             return None
         return str(result.payload["QueueUrl"])

@@ -27,8 +27,8 @@ from ._features.faults import Faults, Outcome
 from ._features.journal import CallJournal
 from ._features.waiters import EventLog
 from ._options import StateOptions
-from ._protocol import Caller, Result
-from ._service import Call, Request
+from ._protocol import Call, LongPoll, Result
+from ._service import Request, Response
 from ._service._wait import in_thread
 from ._store import errors as store_errors
 
@@ -112,22 +112,22 @@ class Runtime:
             backend.close()
 
     # -- calls ------------------------------------------------------------------------------
+    #
+    # One dispatch for every caller: ``start`` runs a call as far as it goes without waiting
+    # (fault rules, delivery settings, the protocol layer, the journal) and answers its
+    # ``Result``, or a ``_Waiting`` for a receive that has to wait. The two drivers differ only
+    # in how they wait: ``call`` blocks its thread, ``call_async`` awaits (and, over a store,
+    # runs the engine's part off the event loop).
 
-    def call(self, operation: str, params: Request, caller: Caller) -> Result:
+    def call(self, operation: str, params: Request, caller: Call) -> Result:
         """Answer one call; a long poll blocks this thread."""
-        backend = self.backend
-        if self.faults.rules or self.chaos.active:
-            return self._call_changed(backend, operation, params, caller)
-        journal = self.journal
-        if not journal.recording:
-            return _protocol.call(backend, operation, params, caller)
-        when = backend.clock.now()
-        result = _protocol.call(backend, operation, params, caller)
-        journal.record(operation, params, result, caller.region, caller.account, when, False)
-        return result
+        step = self.start(operation, params, caller)
+        if isinstance(step, Result):
+            return step
+        return step.finish(_protocol.wait_blocking(step.poll, step.clock))
 
     async def call_async(
-        self, operation: str, params: Request, caller: Caller, *, remote: bool = False
+        self, operation: str, params: Request, caller: Call, *, remote: bool = False
     ) -> Result:
         """Answer one call; a long poll awaits without blocking the event loop.
 
@@ -135,57 +135,62 @@ class Runtime:
         answers the call with a 503 ``ServiceUnavailable``, which SDKs retry; in process it
         raises ``PersistenceError``.
         """
-        if not remote or not self.blocking:
-            return await self._call_async(operation, params, caller)
+        if not self.blocking:
+            step = self.start(operation, params, caller)
+            if isinstance(step, Result):
+                return step
+            waited = await _protocol.wait_awaiting(step.poll, step.clock, None)
+            return step.finish(waited)
         try:
-            return await self._call_async(operation, params, caller)
+            step = await _in_thread(lambda: self.start(operation, params, caller))
+            if isinstance(step, Result):
+                return step
+            waited = await _protocol.wait_awaiting(step.poll, step.clock, _in_thread)
+            return step.finish(waited)
         except store_errors.PersistenceError as error:
+            if not remote:
+                raise
             log.warning("sqsmock answered %s with ServiceUnavailable: %s", operation, error)
             return Result.of_error(operation, SqsError("ServiceUnavailable"))
 
-    async def _call_async(self, operation: str, params: Request, caller: Caller) -> Result:
+    def start(self, operation: str, params: Request, caller: Call) -> Result | _Waiting:
+        """Run one call up to its answer, or up to the wait of a long poll."""
         backend = self.backend
-        run = _in_thread if self.blocking else None
-        if not (self.faults.rules or self.chaos.active):
-            journal = self.journal
-            if not journal.recording:
-                return await _protocol.call_async(backend, operation, params, caller, run)
-            when = backend.clock.now()
-            result = await _protocol.call_async(backend, operation, params, caller, run)
-            journal.record(operation, params, result, caller.region, caller.account, when, False)
-            return result
-        plan = _Plan(self, backend, operation, params, caller)
-        answer = plan.answer
-        if answer is None:
-            answer = plan.finish(
-                await _protocol.call_async(backend, operation, plan.run_params(), caller, run)
-            )
-        self._record(operation, params, answer, caller, plan.when, plan.injected)
-        return answer
+        if self.faults.rules or self.chaos.active:
+            return self._start_changed(backend, operation, params, caller)
+        journal = self.journal
+        if not journal.recording:
+            step = _protocol.start(backend, operation, params, caller)
+            if isinstance(step, Result):
+                return step
+            return _Waiting(step, backend.clock, operation, params, caller, None, 0.0, None)
+        when = backend.clock.now()
+        step = _protocol.start(backend, operation, params, caller)
+        if isinstance(step, Result):
+            journal.record(operation, params, step, caller.region, caller.account, when, False)
+            return step
+        return _Waiting(step, backend.clock, operation, params, caller, journal, when, None)
 
-    def _call_changed(
-        self, backend: Backend, operation: str, params: Request, caller: Caller
-    ) -> Result:
+    def _start_changed(
+        self, backend: Backend, operation: str, params: Request, caller: Call
+    ) -> Result | _Waiting:
         """A call that fault rules or delivery settings may change."""
+        caller.backend = backend
         plan = _Plan(self, backend, operation, params, caller)
+        journal = self.journal
         result = plan.answer
         if result is None:
-            result = plan.finish(_protocol.call(backend, operation, plan.run_params(), caller))
-        self._record(operation, params, result, caller, plan.when, plan.injected)
-        return result
-
-    def _record(
-        self,
-        operation: str,
-        params: Request,
-        result: Result,
-        caller: Caller,
-        when: float,
-        injected: bool,
-    ) -> None:
-        journal = self.journal
+            step = _protocol.start(backend, operation, plan.run_params(), caller)
+            if not isinstance(step, Result):
+                return _Waiting(
+                    step, backend.clock, operation, params, caller, journal, plan.when, plan
+                )
+            result = plan.finish(step)
         if journal.recording:
-            journal.record(operation, params, result, caller.region, caller.account, when, injected)
+            journal.record(
+                operation, params, result, caller.region, caller.account, plan.when, plan.injected
+            )
+        return result
 
     async def run_engine(self, func: Callable[[], T]) -> T:
         """Run engine work from a coroutine: in a thread when the engine does blocking I/O (a
@@ -205,7 +210,7 @@ class Runtime:
     def find_queue(self, queue: str, region: str | None = None) -> Queue:
         """The queue named ``queue`` (URL or name) as a call would find it; LookupError if
         there is none."""
-        call = Call(self.backend, region or self.region, self.account, {})
+        call = Call(region or self.region, self.account, backend=self.backend)
         try:
             return call.queue({"QueueUrl": queue})
         except SqsError:
@@ -227,7 +232,7 @@ class _Plan:
     """
 
     def __init__(
-        self, runtime: Runtime, backend: Backend, operation: str, params: Request, caller: Caller
+        self, runtime: Runtime, backend: Backend, operation: str, params: Request, caller: Call
     ) -> None:
         self.operation = operation
         self.params: Request = params
@@ -257,7 +262,7 @@ class _Plan:
                     self.entries, self.failed = kept, failed
                 if failed and not kept:
                     try:  # a call on a missing queue still answers that
-                        _context(backend, caller).queue(params)
+                        caller.queue(params)
                     except SqsError as error:
                         self.injected = False
                         self.answer = Result.of_error(operation, error)
@@ -269,7 +274,7 @@ class _Plan:
         if not chaos.active or operation not in _CHAOS_OPERATIONS:
             return
         try:
-            queue = _context(backend, caller).queue(params)
+            queue = caller.queue(params)
         except SqsError:
             return  # the call answers the error itself
         if operation != "ReceiveMessage":
@@ -297,8 +302,46 @@ class _Plan:
         return result
 
 
-def _context(backend: Backend, caller: Caller) -> Call:
-    return Call(backend, caller.region, caller.account, caller.headers, caller.urls)
+class _Waiting:
+    """A call whose receive waits for a message: what finishing it needs once the wait ends."""
+
+    __slots__ = ("caller", "clock", "journal", "operation", "params", "plan", "poll", "when")
+
+    def __init__(
+        self,
+        poll: LongPoll,
+        clock: Clock,
+        operation: str,
+        params: Request,
+        caller: Call,
+        journal: CallJournal | None,
+        when: float,
+        plan: _Plan | None,
+    ) -> None:
+        self.poll = poll
+        self.clock = clock
+        self.operation = operation
+        self.params = params
+        self.caller = caller
+        self.journal = journal
+        self.when = when
+        self.plan = plan
+
+    def finish(self, waited: Response | SqsError) -> Result:
+        """The call's result from what the wait returned or raised, recorded in the journal."""
+        operation = self.operation
+        result = _protocol.finish(operation, waited)
+        plan = self.plan
+        if plan is not None:
+            result = plan.finish(result)
+        journal = self.journal
+        if journal is not None and journal.recording:
+            caller = self.caller
+            injected = plan is not None and plan.injected
+            journal.record(
+                operation, self.params, result, caller.region, caller.account, self.when, injected
+            )
+        return result
 
 
 _CHAOS_OPERATIONS = frozenset({"ReceiveMessage", "PurgeQueue", "DeleteQueue"})

@@ -153,9 +153,9 @@ def test_a_bad_limit_is_refused_at_once(limit: object) -> None:
 
 
 async def _async_calls(sqs) -> None:  # type: ignore[no-untyped-def]
-    from sqsmock._protocol import Caller
+    from sqsmock._protocol import Call
 
-    caller = Caller("us-east-1", "123456789012")
+    caller = Call("us-east-1", "123456789012")
     await sqs.runtime.call_async("CreateQueue", {"QueueName": "q"}, caller)
     await sqs.runtime.call_async("ListQueues", {}, caller)
 

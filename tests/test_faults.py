@@ -13,7 +13,7 @@ from botocore.exceptions import ClientError
 
 from sqsmock import mock_sqs
 from sqsmock._errors import SqsError
-from sqsmock._protocol import Caller, Result, http
+from sqsmock._protocol import Call, Result, http
 
 
 def client(mode: str = "standard", attempts: int = 5) -> Any:
@@ -231,7 +231,7 @@ def test_latency_with_an_error_and_any_operation(sqs: Any) -> None:
 
 def test_faults_apply_to_async_calls_through_the_runtime(sqs: Any) -> None:
     sqs.faults.add("ListQueues", error="ThrottlingException", times=1)
-    caller = Caller("us-east-1", "123456789012")
+    caller = Call("us-east-1", "123456789012")
 
     async def calls() -> list[Result]:
         return [await sqs.runtime.call_async("ListQueues", {}, caller) for _ in range(2)]

@@ -21,7 +21,7 @@ from persist_support import ACCOUNT, REAL_HOST, REAL_PORT, Store, redis_client, 
 
 import sqsmock
 from sqsmock import FrozenClock, mock_sqs
-from sqsmock._protocol import Caller, Result
+from sqsmock._protocol import Call, Result
 from sqsmock._store.redis_store import decode_qid, encode_qid
 
 T0 = 1_700_000_000.0
@@ -59,7 +59,7 @@ class _Region:
 
     def __init__(self, mock: sqsmock.MockSQS, region: str) -> None:
         self.runtime = mock.runtime
-        self.caller = Caller(region, ACCOUNT)
+        self.caller = Call(region, ACCOUNT)
 
     def __call__(self, operation: str, **params: Any) -> Result:
         return self.runtime.call(operation, params, self.caller)

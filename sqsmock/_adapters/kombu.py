@@ -42,7 +42,7 @@ from urllib.parse import parse_qsl, urlsplit
 import wrapt
 
 from .._errors import SqsError
-from .._protocol import Caller
+from .._protocol import Call
 from .._protocol.http import HttpAnswer, HttpRequest, Parsed, error_answer, parse, render
 from .._runtime import Runtime
 from .._service import AWS_URLS as _AWS_URLS
@@ -160,7 +160,7 @@ def _answer(runtime: Runtime, http: HttpRequest, parsed: Parsed) -> HttpAnswer:
     """The HTTP answer, as sqsmock's server would give it (an unexpected fault: 500)."""
     # The account is the mock's, as for the botocore adapter answering the same transport's
     # boto3 calls (the HTTP path would take a 12-digit access key id for the account).
-    caller = Caller(parsed.caller.region, runtime.account, http.headers)
+    caller = Call(parsed.caller.region, runtime.account, http.headers)
     try:
         return render(parsed.protocol, runtime.call(parsed.operation, parsed.params, caller))
     except SqsError as error:

@@ -46,7 +46,7 @@ from typing import Any
 import wrapt
 
 from .._engine import Queue
-from .._protocol import Caller
+from .._protocol import Call
 from .._runtime import Runtime
 from ._stack import stack
 
@@ -149,7 +149,7 @@ def _send_message(
         params["MessageDeduplicationId"] = deduplication_id
     if system_attributes:
         params["MessageSystemAttributes"] = system_attributes
-    result = runtime.call("SendMessage", params, Caller(queue.region, queue.account))
+    result = runtime.call("SendMessage", params, Call(queue.region, queue.account))
     error = result.error
     if error is not None:
         raise _moto_error(error.code, error.message)

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._protocol import Caller
-from .._service import Call
+from .._protocol import Call
 
 __all__ = ["LambdaContext", "LambdaRun", "lambda_event", "run_lambda", "to_record"]
 
@@ -74,8 +73,8 @@ def to_record(message: dict[str, Any], arn: str, region: str) -> dict[str, Any]:
     return record
 
 
-def _caller(runtime: Any) -> Caller:
-    return Caller(runtime.region, runtime.account)
+def _caller(runtime: Any) -> Call:
+    return Call(runtime.region, runtime.account)
 
 
 def _call(runtime: Any, operation: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -92,7 +91,7 @@ def _resolve(runtime: Any, queue: str) -> tuple[str, str]:
 
 
 def _visible(runtime: Any, queue: str) -> int:
-    call = Call(runtime.backend, runtime.region, runtime.account, {})
+    call = Call(runtime.region, runtime.account, backend=runtime.backend)
     return call.queue({"QueueUrl": queue}).counts()[0]
 
 

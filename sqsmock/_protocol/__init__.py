@@ -1,50 +1,42 @@
 """The protocol layer: SQS calls in, answers out, with no SDK in it.
 
 Every call comes through here, by way of the runtime: the botocore hook with an operation name
-and the parameters botocore already validated (``call``), an async client the same way
-(``call_async``), the HTTP server with a raw request decoded by ``http.parse`` (AWS JSON 1.0 or
-the query protocol, chosen per request). The answer is a ``Result``: the status and the
-JSON-wire payload or the ``SqsError``, which each adapter renders for its caller -- a parsed dict
-in-process (``native.from_wire``), JSON or XML bytes over HTTP (``http.render``: ``wire``,
-``query``).
+and the parameters botocore already validated, an async client the same way, the HTTP server
+with a raw request decoded by ``http.parse`` (AWS JSON 1.0 or the query protocol, chosen per
+request). Each brings a ``Call`` (who calls, from where, how queue URLs look to them). ``start``
+runs the call up to its answer, a ``Result`` -- the status and the JSON-wire payload or the
+``SqsError``, which each adapter renders for its caller: a parsed dict in-process
+(``native.from_wire``), JSON or XML bytes over HTTP (``http.render``: ``wire``, ``query``) --
+or up to the ``LongPoll`` of a receive that waits, which a thread blocks on
+(``wait_blocking``) and a coroutine awaits (``wait_awaiting``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
 
-from .._engine import Backend
+from .._engine import Backend, Clock
 from .._errors import SqsError
-from .._service import AWS_URLS, QueueUrls, Request, Response, execute, execute_async
-from .._service import Call as _Call
+from .._service import Call, LongPoll, Request, Response, Runner, dispatch
+from .._service._wait import wait, wait_async
 
-__all__ = ["Caller", "Result", "call", "call_async", "request_id"]
+__all__ = [
+    "Call",
+    "LongPoll",
+    "Result",
+    "call",
+    "finish",
+    "request_id",
+    "start",
+    "wait_awaiting",
+    "wait_blocking",
+]
 
 
 def request_id() -> str:
     """A fresh request id in the UUID form SQS uses (cheaper than ``uuid.uuid4``)."""
     h = os.urandom(16).hex()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-class Caller:
-    """Who is calling: region, account, request headers, and how queue URLs look to them."""
-
-    __slots__ = ("account", "headers", "region", "urls")
-
-    def __init__(
-        self,
-        region: str,
-        account: str,
-        headers: Mapping[str, str] | None = None,
-        urls: QueueUrls = AWS_URLS,
-    ) -> None:
-        self.region = region
-        self.account = account
-        self.headers: Mapping[str, str] = headers if headers is not None else {}
-        self.urls = urls
 
 
 class Result:
@@ -74,26 +66,49 @@ class Result:
         return f"<Result {self.operation} {self.status} {outcome}>"
 
 
-def call(backend: Backend, operation: str, params: Request, caller: Caller) -> Result:
-    """Run one SQS call (a long poll blocks this thread until it has its answer)."""
-    context = _Call(backend, caller.region, caller.account, caller.headers, caller.urls)
-    try:
-        payload = execute(context, operation, params)
-    except SqsError as error:
-        return Result.of_error(operation, error)
-    return Result(operation, 200, payload, None)
+def start(backend: Backend, operation: str, params: Request, call: Call) -> Result | LongPoll:
+    """Run one SQS call as far as it goes without waiting: its ``Result``, or the ``LongPoll`` of
+    a receive that has to wait for a message (``finish`` answers it once waited for).
 
-
-async def call_async(
-    backend: Backend, operation: str, params: Request, caller: Caller, run: Any = None
-) -> Result:
-    """Run one SQS call; a long poll awaits without blocking the event loop.
-
-    ``run``: how to run an engine call off the loop, for engines that do blocking I/O (a store).
+    This is the one dispatch every caller shares: the sync driver (``call``, ``Runtime.call``)
+    blocks on the poll, the async one (``Runtime.call_async``) awaits it.
     """
-    context = _Call(backend, caller.region, caller.account, caller.headers, caller.urls)
+    call.backend = backend
     try:
-        payload = await execute_async(context, operation, params, run)
+        answer = dispatch(call, operation, params)
     except SqsError as error:
         return Result.of_error(operation, error)
-    return Result(operation, 200, payload, None)
+    if isinstance(answer, LongPoll):
+        return answer
+    return Result(operation, 200, answer, None)
+
+
+def finish(operation: str, waited: Response | SqsError) -> Result:
+    """The result of a long poll, from what the wait returned or raised."""
+    if isinstance(waited, SqsError):
+        return Result.of_error(operation, waited)
+    return Result(operation, 200, waited, None)
+
+
+def call(backend: Backend, operation: str, params: Request, caller: Call) -> Result:
+    """Run one SQS call (a long poll blocks this thread until it has its answer)."""
+    step = start(backend, operation, params, caller)
+    if isinstance(step, Result):
+        return step
+    return finish(operation, wait_blocking(step, backend.clock))
+
+
+def wait_blocking(poll: LongPoll, clock: Clock) -> Response | SqsError:
+    """Block this thread until the poll has its answer (or its error)."""
+    try:
+        return wait(poll, clock)
+    except SqsError as error:
+        return error
+
+
+async def wait_awaiting(poll: LongPoll, clock: Clock, run: Runner | None) -> Response | SqsError:
+    """Await the poll's answer (or its error) without blocking the event loop."""
+    try:
+        return await wait_async(poll, clock, run)
+    except SqsError as error:
+        return error

@@ -26,9 +26,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .._engine import Backend
 from .._errors import SqsError
-from .._service import Call, execute
 from .._service.developer import list_messages
-from . import Caller, Result
+from . import Call, Result
+from . import call as run_call
 from .http import HttpRequest, _scope, parse, protocol_of
 
 __all__ = ["PATH", "DeveloperCall", "answer", "parse_developer"]
@@ -48,7 +48,7 @@ class DeveloperCall:
     def __init__(
         self,
         url: str,
-        caller: Caller,
+        caller: Call,
         protocol: str,
         *,
         show_invisible: bool = False,
@@ -108,12 +108,12 @@ def queue_path(url: str) -> str:
     return f"/queue/{region}/{account}/{name}"
 
 
-def _caller(request: HttpRequest, region: str, account: str, urls: Any) -> Caller:
+def _caller(request: HttpRequest, region: str, account: str, urls: Any) -> Call:
     """Who is asking: the credential scope's region and a 12-digit key's account, if signed."""
     key, scope_region = _scope(request, request.query)
     if key is not None and len(key) == 12 and key.isdigit():
         account = key
-    return Caller(scope_region or region, account, request.headers, urls)
+    return Call(scope_region or region, account, request.headers, urls)
 
 
 def parse_developer(request: HttpRequest, *, region: str, account: str, urls: Any) -> DeveloperCall:
@@ -181,19 +181,17 @@ def as_json_document(xml: bytes) -> bytes:
 def answer(backend: Backend, call: DeveloperCall) -> Result:
     """List (or, for DELETE, purge) the queue's messages; the result renders as
     ReceiveMessage's (PurgeQueue's) answer."""
-    caller = call.caller
-    context = Call(backend, caller.region, caller.account, caller.headers, caller.urls)
-    operation = "PurgeQueue" if call.purge else "ReceiveMessage"
+    context = call.caller
+    if call.purge:
+        return run_call(backend, "PurgeQueue", {"QueueUrl": call.url}, context)
+    context.backend = backend
     try:
-        if call.purge:
-            payload = execute(context, "PurgeQueue", {"QueueUrl": call.url})
-        else:
-            payload = list_messages(
-                context,
-                call.url,
-                show_invisible=call.show_invisible,
-                show_delayed=call.show_delayed,
-            )
+        payload = list_messages(
+            context,
+            call.url,
+            show_invisible=call.show_invisible,
+            show_delayed=call.show_delayed,
+        )
     except SqsError as error:
-        return Result.of_error(operation, error)
-    return Result(operation, 200, payload, None)
+        return Result.of_error("ReceiveMessage", error)
+    return Result("ReceiveMessage", 200, payload, None)

@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl
 from .._errors import SqsError
 from .._service import QueueUrls
 from .._service._context import split_path
-from . import Caller, Result, request_id, wire
+from . import Call, Result, request_id, wire
 from .query import (
     check_form_size,
     decode_query,
@@ -95,7 +95,7 @@ class Parsed:
 
     __slots__ = ("caller", "operation", "params", "protocol")
 
-    def __init__(self, protocol: str, operation: str, params: dict[str, Any], caller: Caller):
+    def __init__(self, protocol: str, operation: str, params: dict[str, Any], caller: Call):
         self.protocol = protocol
         self.operation = operation
         self.params = params
@@ -191,7 +191,7 @@ def parse(
     if "QueueUrl" not in params and path.strip("/") and not path.startswith("/_sqsmock"):
         params["QueueUrl"] = path  # posted to the queue's own URL
     check_types(operation, params)
-    return Parsed(protocol, operation, params, Caller(region, account, request.headers, urls))
+    return Parsed(protocol, operation, params, Call(region, account, request.headers, urls))
 
 
 def render(protocol: str, result: Result) -> HttpAnswer:

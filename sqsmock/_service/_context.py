@@ -93,24 +93,31 @@ AWS_URLS: QueueUrls = _AwsUrls()
 
 
 class Call:
-    """One SQS call: the backend, the caller's region and account, its headers, and how queue
-    URLs look where it came in."""
+    """One SQS call as its handler sees it: who calls (region, account), the request headers,
+    how queue URLs look where it came in, and the backend that answers it.
+
+    An adapter makes one per request from what it knows of the caller; the protocol layer
+    binds the backend (``_protocol.start``) before the handler runs.
+    """
 
     __slots__ = ("account", "backend", "headers", "region", "urls")
 
+    backend: Backend
+
     def __init__(
         self,
-        backend: Backend,
         region: str,
         account: str,
-        headers: Mapping[str, str],
+        headers: Mapping[str, str] | None = None,
         urls: QueueUrls = AWS_URLS,
+        backend: Backend | None = None,
     ) -> None:
-        self.backend = backend
         self.region = region
         self.account = account
-        self.headers = headers
+        self.headers: Mapping[str, str] = headers if headers is not None else {}
         self.urls = urls
+        if backend is not None:
+            self.backend = backend
 
     def url(self, queue: Queue) -> str:
         return self.urls.make(queue.region, queue.account, queue.name)

@@ -19,7 +19,7 @@ from botocore.model import OperationModel
 from botocore.validate import ParamValidationDecorator
 
 from ..._errors import SqsError
-from ..._protocol import Caller, Result, native, wire
+from ..._protocol import Call, Result, native, wire
 from ..._protocol.validate import check_types
 from ..._runtime import Runtime
 from ..._service import Request
@@ -213,7 +213,7 @@ def unserialized_request(
 
 def prepare(
     runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
-) -> tuple[Request, Caller] | Result:
+) -> tuple[Request, Call] | Result:
     """The call to hand the runtime -- or, when SQS would reject its types, the error answer."""
     operation = model.name
     params = context.get(_PARAMS)
@@ -223,7 +223,7 @@ def prepare(
         wire_params = params
     else:
         wire_params = native.to_wire(operation, params)
-    caller = Caller(
+    caller = Call(
         context.get("client_region") or runtime.region,
         runtime.account,
         request_dict.get("headers") or {},
