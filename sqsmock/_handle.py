@@ -17,7 +17,7 @@ from ._engine import Backend, Clock, MessageView
 from ._handle_tools import FailureTools
 from ._options import DEFAULT_ACCOUNT, DEFAULT_REGION, StateOptions, check_options, check_region
 from ._runtime import Runtime
-from ._service._context import split_path
+from ._service.addresses import split_queue_url
 from ._store import DEFAULT_NAMESPACE
 
 __all__ = [
@@ -129,7 +129,7 @@ class Handle(FailureTools):
 
     def _regions_holding(self, queue: str, searched: str) -> list[str]:
         """Other regions of this mock that hold a queue of that name (and account)."""
-        _, account, name = split_path(queue)
+        _, account, name = split_queue_url(queue)
         account = account or self.account_id
         return sorted(
             {

@@ -45,7 +45,7 @@ from .._errors import SqsError
 from .._protocol import Call
 from .._protocol.http import HttpAnswer, HttpRequest, Parsed, error_answer, parse, render
 from .._runtime import Runtime
-from .._service import AWS_URLS as _AWS_URLS
+from .._service.addresses import AWS_URLS as _AWS_URLS
 from ._stack import stack
 
 __all__ = ["install", "uninstall", "watch"]

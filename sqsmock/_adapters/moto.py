@@ -48,6 +48,7 @@ import wrapt
 from .._engine import Queue
 from .._protocol import Call
 from .._runtime import Runtime
+from .._service.addresses import split_arn
 from ._stack import stack
 
 __all__ = ["install", "uninstall"]
@@ -216,10 +217,10 @@ def _esm_queue(lambda_backend: Any, arn: Any) -> _QueueView | None:
     account and region, the only queues moto looks at), unless moto has a queue of that ARN."""
     if not isinstance(arn, str):
         return None
-    parts = arn.split(":")
-    if len(parts) != 6 or parts[0] != "arn" or parts[2] != "sqs":
+    where = split_arn(arn)
+    if where is None:
         return None
-    region, account, name = parts[3], parts[4], parts[5]
+    region, account, name = where
     if region != lambda_backend.region_name or account != lambda_backend.account_id:
         return None
     from moto.sqs.models import sqs_backends

@@ -33,7 +33,7 @@ from .fifo import FifoQueue
 from .gate import Gate
 from .message import Message
 from .move_tasks import MoveTasks
-from .queue import Queue
+from .queue import Queue, split_arn
 from .sync import Key, StoreSync
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
@@ -155,10 +155,8 @@ class Backend(StoreSync):
         return SqsError("QueueDoesNotExist")
 
     def by_arn(self, arn: str) -> Queue | None:
-        parts = arn.split(":")
-        if len(parts) != 6 or parts[:3] != ["arn", "aws", "sqs"]:
-            return None
-        return self._queues.get((parts[3], parts[4], parts[5]))
+        found = split_arn(arn)
+        return None if found is None else self._queues.get(found)
 
     def matching(self, region: str, account: str, prefix: str = "") -> list[Queue]:
         """Queues of one region and account whose name starts with ``prefix``, sorted by name."""

@@ -32,7 +32,7 @@ from typing import Any
 from .._engine import Queue
 from .._engine.receipts import new_receipt
 from .._service import Response
-from .._service._context import split_path
+from .._service.addresses import split_queue_url
 
 __all__ = ["Chaos", "Delivery"]
 
@@ -102,7 +102,7 @@ class Chaos:
             if queue is None:
                 self.default = delivery
             else:
-                name = split_path(queue)[2]
+                name = split_queue_url(queue)[2]
                 if delivery is None:
                     self.per_queue.pop(name, None)
                 else:

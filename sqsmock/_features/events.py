@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._engine.message import Message, system_attributes
+from .._service.addresses import split_arn
 
 __all__ = [
     "EVENTS",
@@ -127,8 +128,8 @@ class UnexpectedEvent(AssertionError):
 
 
 def qid_of_arn(arn: str | None) -> str:
-    parts = (arn or "").split(":")
-    return "/".join(parts[3:6]) if len(parts) == 6 else ""
+    found = split_arn(arn) if arn else None
+    return "/".join(found) if found is not None else ""
 
 
 def split_qid(qid: str) -> tuple[str, str, str]:

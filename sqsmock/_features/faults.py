@@ -22,7 +22,7 @@ from typing import Any
 
 from .._errors import ERRORS, SqsError, batch_entry_error
 from .._service import ACTIONS
-from .._service._context import split_path
+from .._service.addresses import split_queue_url
 from .journal import queue_name
 
 __all__ = ["BATCH_OPERATIONS", "RETRYABLE_ERRORS", "Fault", "Faults", "error_entry"]
@@ -228,7 +228,7 @@ class Faults:
         fault = Fault(
             self,
             operations,
-            split_path(queue)[2] if queue is not None else None,
+            split_queue_url(queue)[2] if queue is not None else None,
             error_entry(error) if error is not None else None,
             error_params or {},
             error_entry(entry_error) if entry_error is not None else None,

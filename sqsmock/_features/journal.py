@@ -31,7 +31,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any, overload
 
-from .._service._context import split_path
+from .._service.addresses import split_queue_url
 from .recorded_call import CallPage, RecordedCall, queue_name, snapshot
 
 __all__ = [
@@ -249,7 +249,7 @@ class CallJournal:
     def of(self, operation: str, *, queue: str | None = None) -> list[RecordedCall]:
         """The calls of ``operation`` (e.g. ``"SendMessage"``), optionally on one queue (a name
         or a URL)."""
-        name = split_path(queue)[2] if queue is not None else None
+        name = split_queue_url(queue)[2] if queue is not None else None
         found = [_entry(raw) for raw in self._raw() if raw[0] == operation]
         return found if name is None else [e for e in found if e.queue == name]
 
@@ -280,7 +280,7 @@ class CallJournal:
             if not (isinstance(next_token, str) and next_token.isdigit()):
                 raise ValueError(f"{next_token!r} is not a next_token of this call journal")
             start = int(next_token)
-        name = split_path(queue)[2] if queue else None
+        name = split_queue_url(queue)[2] if queue else None
         raws = self._raw()
         i = max(0, start - raws[0][_SEQ]) if raws else 0
         calls: list[RecordedCall] = []
@@ -298,7 +298,7 @@ class CallJournal:
     def _newest(self, limit: int, operation: str | None, queue: str | None) -> CallPage:
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ValueError(f"limit must be a positive int, not {limit!r}")
-        name = split_path(queue)[2] if queue else None
+        name = split_queue_url(queue)[2] if queue else None
         calls: list[RecordedCall] = []
         for raw in reversed(self._raw()):
             if len(calls) == limit:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .._service._context import split_path
+from .._service.addresses import split_queue_url
 
 __all__ = ["CallPage", "RecordedCall", "queue_name", "snapshot"]
 
@@ -116,7 +116,7 @@ def queue_name(params: Mapping[str, Any]) -> str | None:
     """The queue a request names, by name: from ``QueueUrl`` (URL or name) or ``QueueName``."""
     url = params.get("QueueUrl")
     if isinstance(url, str) and url:
-        return split_path(url)[2]
+        return split_queue_url(url)[2]
     name = params.get("QueueName")
     return name if isinstance(name, str) else None
 

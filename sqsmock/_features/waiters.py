@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from .._engine.clock import Clock
 from .._engine.message import Message
-from .._service._context import split_path
+from .._service.addresses import split_queue_url
 from .events import (
     EVENTS,
     QueueEvent,
@@ -214,7 +214,7 @@ class EventLog(Waiting):
             raise TypeError(
                 f"where must be a callable on the event or a body string, not {where!r}"
             )
-        url_region, account, name = split_path(queue)
+        url_region, account, name = split_queue_url(queue)
         if not name:
             raise ValueError(f"{queue!r} names no queue")
         region = region or url_region or self.region

@@ -23,8 +23,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from .._errors import SqsError
-from .._service import QueueUrls
-from .._service._context import split_path
+from .._service.addresses import QueueUrls, split_queue_url
 from . import Call, Result, request_id, wire
 from .query import (
     check_form_size,
@@ -87,7 +86,7 @@ class ServerUrls:
         return f"{self.base}/queue/{region}/{account}/{name}"
 
     def split(self, url: str) -> tuple[str | None, str | None, str]:
-        return split_path(url)
+        return split_queue_url(url)
 
 
 class Parsed:
@@ -123,7 +122,7 @@ def _accepts_json(accept: str) -> bool:
 
 def _queue_url_path(path: str) -> bool:
     """Is ``path`` a queue URL's (``/<account>/<name>``, ``/queue/<region>/<account>/<name>``)?"""
-    return not path.startswith("/_sqsmock") and split_path(path)[1] is not None
+    return not path.startswith("/_sqsmock") and split_queue_url(path)[1] is not None
 
 
 def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | None, str | None]:

@@ -12,14 +12,14 @@ can reach, so ``--public-url`` fixes the base. In LocalStack mode the URLs take 
 - ``dynamic``: ``http://<host>/<account>/<name>``, the host the request used
 
 ``LOCALSTACK_HOST`` (``host[:port]``) replaces ``localhost.localstack.cloud:<port>``. Every form is
-read back as input in every mode (``_service._context.split_path``).
+read back as input in every mode (``_service.addresses.split_queue_url``).
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from .._service._context import split_path
+from .._service.addresses import split_queue_url
 
 __all__ = ["LOCALSTACK_DOMAIN", "STRATEGIES", "LocalStackUrls", "check_public_url"]
 
@@ -51,7 +51,7 @@ class LocalStackUrls:
         return f"{self.scheme}://{self.request_host}/{account}/{name}"
 
     def split(self, url: str) -> tuple[str | None, str | None, str]:
-        return split_path(url)
+        return split_queue_url(url)
 
 
 def check_public_url(url: str) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 
 from .._errors import SqsError
 from . import dead_letters, permissions, queues, receive, send, tags, visibility
-from ._context import AWS_URLS, Call, QueueUrls
+from ._context import Call
 from ._registry import ACTIONS, LongPoll, Request, Response
+from .addresses import AWS_URLS, QueueUrls
 
 __all__ = [
     "ACTIONS",

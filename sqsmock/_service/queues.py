@@ -8,12 +8,12 @@ import re
 from typing import Any
 
 from .._engine import Queue
-from .._engine.queue import queue_arn
 from .._errors import SqsError
 from . import queue_attributes
 from ._context import Call
 from ._registry import Request, Response, action
 from ._validate import optional_int, required_str
+from .addresses import queue_arn
 from .tags import validate_tags
 
 __all__ = ["page_of_urls"]

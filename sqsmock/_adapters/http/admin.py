@@ -27,7 +27,7 @@ from aiohttp.web_request import BaseRequest
 
 from ..._features import routes
 from ..._regions import is_region, shown
-from ..._service import QueueUrls
+from ..._service.addresses import QueueUrls
 from ..._store import errors as store_errors
 from ..._version import __version__
 from . import metrics, ui

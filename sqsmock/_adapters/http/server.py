@@ -32,7 +32,7 @@ from ..._protocol.http import ServerUrls, render
 from ..._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
 from ..._regions import shown
 from ..._runtime import Runtime
-from ..._service import QueueUrls
+from ..._service.addresses import QueueUrls
 from . import admin, localstack, sqs
 from .browsers import Guard
 from .exchange import request_of
