@@ -86,7 +86,7 @@ class Declarations:
 
 
 def load(config: str | os.PathLike[str] | Mapping[str, Any] | Declarations) -> Declarations:
-    """The declarations of a TOML file, an ElasticMQ ``.conf`` file or a dict."""
+    """The declarations of a TOML file or a dict (``_config.load`` reads ElasticMQ's files)."""
     if isinstance(config, Declarations):
         return config
     if isinstance(config, Mapping):
@@ -94,10 +94,6 @@ def load(config: str | os.PathLike[str] | Mapping[str, Any] | Declarations) -> D
     if not isinstance(config, (str, os.PathLike)):
         raise TypeError(f"config must be a file path or a dict, not {config!r}")
     path = os.fspath(config)
-    if path.endswith((".conf", ".hocon")):
-        from ._elasticmq import load_elasticmq
-
-        return load_elasticmq(path)
     try:
         with open(path, "rb") as file:
             data = _toml().load(file)

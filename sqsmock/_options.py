@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
 from . import _regions
-from ._declare import Declarations, load
+from ._config import load
+from ._declare import Declarations
 from ._engine import Clock, make_clock
 from ._features.chaos import Delivery, as_delivery
 from ._features.journal import DEFAULT_BYTE_LIMIT, DEFAULT_LIMIT, CallJournal

@@ -19,7 +19,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
-from ._declare import load as load_declarations
+from ._config import load as load_declarations
 from ._handle import Handle
 from ._options import add_arguments, describe, from_arguments
 from ._runtime import Runtime

@@ -349,7 +349,7 @@ aws {
 
 
 def test_an_elasticmq_conf_reads_queues_and_names_what_it_does_not_support(tmp_path):
-    from sqsmock._declare import load
+    from sqsmock._config import load
 
     declarations = load(write(tmp_path, ELASTICMQ_CONF, "elasticmq.conf"))
     assert declarations.region == "us-west-2"

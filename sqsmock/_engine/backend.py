@@ -28,12 +28,13 @@ from collections.abc import Callable
 
 from .._errors import SqsError
 from .._store import Op, Store
+from .arns import split_arn
 from .clock import Clock
 from .fifo import FifoQueue
 from .gate import Gate
 from .message import Message
 from .move_tasks import MoveTasks
-from .queue import Queue, split_arn
+from .queue import Queue
 from .sync import Key, StoreSync
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .._errors import SqsError
 from .._store import Op
+from .arns import queue_arn
 from .clock import Clock
 from .config import QueueConfig
 from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
@@ -55,18 +56,6 @@ MAX_TOTAL_VISIBILITY = 43200
 PURGE_COOLDOWN = 60.0
 #: Messages a queue may have in flight; beyond it a short poll answers OverLimit.
 MAX_INFLIGHT = 120_000
-
-
-def queue_arn(region: str, account: str, name: str) -> str:
-    return f"arn:aws:sqs:{region}:{account}:{name}"
-
-
-def split_arn(arn: str) -> tuple[str, str, str] | None:
-    """``(region, account, name)`` of a queue ARN as sqsmock makes them; None for anything else."""
-    parts = arn.split(":")
-    if len(parts) != 6 or parts[0] != "arn" or parts[1] != "aws" or parts[2] != "sqs":
-        return None
-    return parts[3], parts[4], parts[5]
 
 
 class Queue(Metadata, Redrive, Restore, Wakeups):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .._engine.queue import queue_arn, split_arn
+from .._engine.arns import queue_arn, split_arn
 from .._regions import is_region
 
 __all__ = ["AWS_URLS", "QueueUrls", "queue_arn", "split_arn", "split_queue_url"]

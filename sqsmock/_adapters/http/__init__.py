@@ -26,14 +26,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .metrics import Metrics
+    from .served import Metrics
     from .server import SqsHttpServer
     from .sqs import BODY_LIMIT
 
 __all__ = ["BODY_LIMIT", "Metrics", "SqsHttpServer"]
 
 #: name -> the module of this package that holds it
-_HOMES = {"BODY_LIMIT": "sqs", "Metrics": "metrics", "SqsHttpServer": "server"}
+_HOMES = {"BODY_LIMIT": "sqs", "Metrics": "served", "SqsHttpServer": "server"}
 
 
 def __getattr__(name: str) -> Any:

@@ -20,7 +20,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
@@ -32,9 +32,7 @@ from ..._store import errors as store_errors
 from ..._version import __version__
 from . import metrics, ui
 from .exchange import expect_continue, json_answer
-
-if TYPE_CHECKING:
-    from .server import SqsHttpServer
+from .served import Served
 
 __all__ = ["PATH", "answer"]
 
@@ -46,7 +44,7 @@ _BODY_LIMIT = 64 * 1024
 _FAILURE_METHODS = {"calls": ("GET", "DELETE"), "faults": ("GET", "POST", "DELETE")}
 
 #: An admin route: (server, request, route below ``/_sqsmock/``) -> the answer.
-Handler = Callable[["SqsHttpServer", BaseRequest, str], Awaitable[web.StreamResponse]]
+Handler = Callable[[Served, BaseRequest, str], Awaitable[web.StreamResponse]]
 
 
 class AdminError(Exception):
@@ -58,7 +56,7 @@ class AdminError(Exception):
         self.text = text
 
 
-async def answer(server: SqsHttpServer, request: BaseRequest) -> web.StreamResponse:
+async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
     """Every request below ``/_sqsmock/``."""
     runtime = server.runtime
     route = request.path[len(PATH) :].strip("/")
@@ -99,7 +97,7 @@ def _route(route: str) -> tuple[Handler | None, str]:
     return None, ""
 
 
-async def _failure(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _failure(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     """``/_sqsmock/calls`` (the call journal) and ``/_sqsmock/faults`` (fault injection):
     answered by ``_features.routes``, the same for every front end."""
     parts = route.split("/")
@@ -126,7 +124,7 @@ async def _failure(server: SqsHttpServer, request: BaseRequest, route: str) -> w
     return web.Response(status=204) if payload is None else json_answer(payload, status)
 
 
-async def _health(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _health(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     """200 while calls can be answered; 503 with the reason while the store is away (the
     lease heals by itself when it is back)."""
     runtime = server.runtime
@@ -143,23 +141,23 @@ async def _health(server: SqsHttpServer, request: BaseRequest, route: str) -> we
     return json_answer(payload, 200 if healthy else 503)
 
 
-async def _reset(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _reset(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     await server.runtime.run_engine(server.runtime.reset)
     return json_answer({"status": "reset"})
 
 
-def _clock_state(server: SqsHttpServer) -> dict[str, Any]:
+def _clock_state(server: Served) -> dict[str, Any]:
     clock = server.runtime.clock
     now = clock.now()
     iso = datetime.datetime.fromtimestamp(now, datetime.timezone.utc).isoformat()
     return {"now": now, "iso": iso, "frozen": clock.frozen}
 
 
-async def _clock(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _clock(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     return json_answer(_clock_state(server))
 
 
-async def _advance(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _advance(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     expected = 'send a JSON object {"seconds": N} with N a number >= 0'
     body = await _read_json(server, request, expected)
     seconds = body.get("seconds") if isinstance(body, dict) else None
@@ -175,9 +173,7 @@ async def _advance(server: SqsHttpServer, request: BaseRequest, route: str) -> w
     return json_answer(_clock_state(server))
 
 
-async def _read_raw(
-    server: SqsHttpServer, request: BaseRequest, too_large: str, unreadable: str
-) -> bytes:
+async def _read_raw(server: Served, request: BaseRequest, too_large: str, unreadable: str) -> bytes:
     """An admin request's body (at most 64 KiB, within ``read_timeout``)."""
     length = request.content_length
     if length is not None and length > _BODY_LIMIT:
@@ -189,7 +185,7 @@ async def _read_raw(
         raise AdminError(400, unreadable) from None
 
 
-async def _read_json(server: SqsHttpServer, request: BaseRequest, expected: str) -> Any:
+async def _read_json(server: Served, request: BaseRequest, expected: str) -> Any:
     not_json = f"the body is not JSON: {expected}"
     raw = await _read_raw(server, request, f"the body is over 64 KiB: {expected}", not_json)
     try:
@@ -211,7 +207,7 @@ def _queue_state(queue: Any, urls: QueueUrls) -> dict[str, Any]:
     }
 
 
-async def _queues(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _queues(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     urls = server.urls(request.headers.get("Host"))
     backend = server.runtime.backend
 
@@ -222,7 +218,7 @@ async def _queues(server: SqsHttpServer, request: BaseRequest, route: str) -> we
     return json_answer(await server.runtime.run_engine(read))
 
 
-async def _messages(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _messages(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     runtime = server.runtime
     parts = route.split("/")
     if len(parts) == 5:
@@ -247,7 +243,7 @@ async def _messages(server: SqsHttpServer, request: BaseRequest, route: str) -> 
     return json_answer([asdict(view) for view in views])
 
 
-async def _wait(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def _wait(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     """``POST /_sqsmock/wait`` (JSON only): wait for message events on the loop, holding no
     thread (``_features.routes.wait``)."""
     if request.content_type != "application/json":

@@ -10,8 +10,6 @@ so that tests and tools written for LocalStack run unchanged; it is answered in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
@@ -22,17 +20,15 @@ from ..._regions import is_region, shown
 from ..._version import __version__
 from .exchange import json_answer, request_of, sqs_answer
 from .localstack_mode import health_document
+from .served import Served
 from .sqs import read_body
-
-if TYPE_CHECKING:
-    from .server import SqsHttpServer
 
 __all__ = ["PATH", "answer", "messages"]
 
 PATH = "/_localstack/"
 
 
-async def messages(server: SqsHttpServer, request: BaseRequest) -> web.StreamResponse:
+async def messages(server: Served, request: BaseRequest) -> web.StreamResponse:
     """``/_aws/sqs/messages``: LocalStack's SQS developer endpoint, in every mode."""
     http = request_of(request)
     json_wanted = "application/json" in request.headers.get("Accept", "")
@@ -71,7 +67,7 @@ async def messages(server: SqsHttpServer, request: BaseRequest) -> web.StreamRes
     return sqs_answer(rendered)
 
 
-async def answer(server: SqsHttpServer, request: BaseRequest) -> web.StreamResponse:
+async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
     """``/_localstack/health``, ``/_localstack/init`` and ``/_localstack/init/<stage>``."""
     mode = server.localstack
     assert mode is not None

@@ -7,32 +7,17 @@ in Prometheus' text format, for a dashboard watching a shared server.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
-from ..._service import ACTIONS
+from .served import Served
 
-if TYPE_CHECKING:
-    from .server import SqsHttpServer
-
-__all__ = ["Metrics", "page"]
+__all__ = ["page"]
 
 
-class Metrics:
-    """Counters for ``GET /_sqsmock/metrics``: calls by operation and outcome."""
-
-    def __init__(self) -> None:
-        self.calls: dict[tuple[str, str], int] = {}
-
-    def count(self, operation: str, outcome: str) -> None:
-        key = (operation if operation in ACTIONS else "unknown", outcome)
-        calls = self.calls
-        calls[key] = calls.get(key, 0) + 1
-
-
-async def page(server: SqsHttpServer, request: BaseRequest, route: str) -> web.StreamResponse:
+async def page(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
     """``GET /_sqsmock/metrics``: the counters and the backend's state, as Prometheus text."""
     backend = server.runtime.backend
 

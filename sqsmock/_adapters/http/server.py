@@ -37,7 +37,7 @@ from . import admin, localstack, sqs
 from .browsers import Guard
 from .exchange import request_of
 from .localstack_mode import LocalStackMode
-from .metrics import Metrics
+from .served import Metrics
 from .sqs import BODY_LIMIT
 
 __all__ = ["SqsHttpServer"]

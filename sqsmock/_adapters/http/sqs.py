@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
 from aiohttp import web
@@ -28,9 +27,7 @@ from ..._errors import SqsError
 from ..._protocol.http import HttpRequest, Parsed, error_answer, parse, render
 from ..._regions import is_region, shown
 from .exchange import expect_continue, request_of, sqs_answer
-
-if TYPE_CHECKING:
-    from .server import SqsHttpServer
+from .served import Served
 
 __all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "read_body", "refuse"]
 
@@ -48,7 +45,7 @@ BODY_LIMIT = 4 * MESSAGE_LIMIT + 64 * 1024
 _METHODS = ("GET", "POST")
 
 
-async def answer(server: SqsHttpServer, request: BaseRequest) -> web.StreamResponse:
+async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
     """One SQS call: read, parse, call, render."""
     headers = request.headers
     if request.method not in _METHODS:
@@ -110,7 +107,7 @@ async def answer(server: SqsHttpServer, request: BaseRequest) -> web.StreamRespo
 
 
 async def read_body(
-    server: SqsHttpServer, request: BaseRequest, http: HttpRequest
+    server: Served, request: BaseRequest, http: HttpRequest
 ) -> bytes | web.StreamResponse:
     """The whole body, or the answer refusing it (too large, too slow, broken)."""
     try:
@@ -132,7 +129,7 @@ async def read_body(
         return refuse(server, http, SqsError("MalformedHttpRequest", reason=reason))
 
 
-def refuse(server: SqsHttpServer, http: HttpRequest, error: SqsError) -> web.StreamResponse:
+def refuse(server: Served, http: HttpRequest, error: SqsError) -> web.StreamResponse:
     """An error answer after which the connection closes: the rest of the body is unread."""
     server.metrics.count("", error.shape)
     response = sqs_answer(error_answer(http, error))
