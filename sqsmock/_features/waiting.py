@@ -154,13 +154,10 @@ class Waiting:
     def expect_none(self, query: Query, within: float) -> None:
         """Fail at the first matching event from now on; pass after ``within`` seconds of the
         mock's clock (a frozen clock is advanced by ``within`` at once)."""
-        within = _check_seconds("within", within)
-        clock = self._clock()
-        watch = self._watch(since_now=True)
-        if clock.frozen:
-            clock.advance(within)
-            self._check_none(watch, query, within, frozen=True)
+        window = self._open_window(query, within)
+        if window is None:
             return
+        clock, watch, within = window
         _not_on_a_loop("expect_none")
         mock_end, real_end = clock.now() + within, monotonic() + within
 
@@ -181,13 +178,10 @@ class Waiting:
 
     async def expect_none_async(self, query: Query, within: float) -> None:
         """``expect_none``, awaiting without blocking the event loop."""
-        within = _check_seconds("within", within)
-        clock = self._clock()
-        watch = self._watch(since_now=True)
-        if clock.frozen:
-            clock.advance(within)
-            self._check_none(watch, query, within, frozen=True)
+        window = self._open_window(query, within)
+        if window is None:
             return
+        clock, watch, within = window
         mock_end, real_end = clock.now() + within, monotonic() + within
         async with self._awake() as woken:
             clock.subscribe(woken.wake)
@@ -201,6 +195,18 @@ class Waiting:
                     await _wait_flag(woken, left)
             finally:
                 clock.unsubscribe(woken.wake)
+
+    def _open_window(self, query: Query, within: float) -> tuple[Clock, Watch, float] | None:
+        """Start an ``expect_none`` window: on a frozen clock it is over at once (the clock
+        advanced by ``within`` and checked: None); else the clock, the watch and ``within``."""
+        within = _check_seconds("within", within)
+        clock = self._clock()
+        watch = self._watch(since_now=True)
+        if clock.frozen:
+            clock.advance(within)
+            self._check_none(watch, query, within, frozen=True)
+            return None
+        return clock, watch, within
 
     def _check_none(self, watch: Watch, query: Query, within: float, frozen: bool) -> None:
         self._read(watch, query)
