@@ -36,7 +36,7 @@ from .._errors import SqsError
 from .._store import Op
 from .clock import Clock
 from .config import QueueConfig
-from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
+from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received, key_of_id
 from .metadata import Metadata
 from .receipts import decode_receipt, new_receipt
 from .redrive import Redrive, exhausted
@@ -251,7 +251,7 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
         if slot is not None:
             return self.log.get(slot), True
         decoded = decode_receipt(receipt)
-        slot = None if decoded is None else self.log.index_of_id(decoded[1])
+        slot = None if decoded is None else self.log.index_of_id(key_of_id(decoded[1]))
         return (None, False) if slot is None else (self.log.get(slot), False)
 
     def delete(self, receipts: Iterable[str]) -> list[str | None]:
