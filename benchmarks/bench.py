@@ -1060,6 +1060,7 @@ def bench_persistence() -> None:
             3,
             label="redis / memory    ",
         )
+        print(f"  redis / memory vs 3x: {RESULTS[-1].verdict}")
     else:
         _skip("persistence: redis", f"no Redis server answers at {REDIS_URL} (or no redis-py)")
     if "fakeredis" in result:

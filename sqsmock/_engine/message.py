@@ -107,21 +107,19 @@ class Message:
 
     A million small messages are held at once, so each one is kept small: the MessageId and
     the body's MD5 as 128-bit numbers (their text is made when read), the fields most messages
-    lack (message attributes and their digests, trace header, dead-letter source; FIFO ids) in
-    a tuple each that is None when all are, behind properties of the same names.
+    lack (message attributes and their digests, trace header, dead-letter source; FIFO ids;
+    what receives left: count, first and last receive, receipt handle) in a tuple each that is
+    None when all are, behind properties of the same names.
     """
 
     __slots__ = (
         "_extra",
         "_fifo",
         "_md5",
+        "_received",
         "body",
-        "first_receive_at",
         "gen",
         "id_key",
-        "receipt",
-        "receive_count",
-        "received_at",
         "sender_id",
         "sent_at",
         "seq",
@@ -169,10 +167,8 @@ class Message:
         self.gen = 0
         self.state = VISIBLE
         self.visible_at = 0.0
-        self.receive_count = 0
-        self.first_receive_at: float | None = None
-        self.received_at = 0.0
-        self.receipt: str | None = None
+        #: (receive count, first receive, last receive, receipt handle); None: never received.
+        self._received: tuple[int, float | None, float, str | None] | None = None
 
     # -- fields kept compactly ----------------------------------------------------------------
 
@@ -216,6 +212,62 @@ class Message:
     @dlq_source_arn.setter
     def dlq_source_arn(self, value: str | None) -> None:
         self._extra = _replaced(self._extra, 5, _DLQ, value)
+
+    @property
+    def receive_count(self) -> int:
+        received = self._received
+        return 0 if received is None else received[0]
+
+    @receive_count.setter
+    def receive_count(self, value: int) -> None:
+        self.set_received(value, self.first_receive_at, self.received_at, self.receipt)
+
+    @property
+    def first_receive_at(self) -> float | None:
+        received = self._received
+        return None if received is None else received[1]
+
+    @first_receive_at.setter
+    def first_receive_at(self, value: float | None) -> None:
+        self.set_received(self.receive_count, value, self.received_at, self.receipt)
+
+    @property
+    def received_at(self) -> float:
+        received = self._received
+        return 0.0 if received is None else received[2]
+
+    @received_at.setter
+    def received_at(self, value: float) -> None:
+        self.set_received(self.receive_count, self.first_receive_at, value, self.receipt)
+
+    @property
+    def receipt(self) -> str | None:
+        """The receipt handle of the latest receive (None: never received)."""
+        received = self._received
+        return None if received is None else received[3]
+
+    @receipt.setter
+    def receipt(self, value: str | None) -> None:
+        self.set_received(self.receive_count, self.first_receive_at, self.received_at, value)
+
+    def set_received(
+        self, count: int, first: float | None, last: float, receipt: str | None
+    ) -> None:
+        self._received = (
+            None
+            if count == 0 and first is None and last == 0.0 and receipt is None
+            else (count, first, last, receipt)
+        )
+
+    def received(self, now: float, receipt: str) -> tuple[int, float]:
+        """A receive handed the message out at ``now`` with ``receipt``: count it. Returns
+        the receive count and the first receive's time."""
+        got = self._received
+        count, first = (1, now) if got is None else (got[0] + 1, got[1])
+        if first is None:
+            first = now
+        self._received = (count, first, now, receipt)
+        return count, first
 
     @property
     def group_id(self) -> str | None:

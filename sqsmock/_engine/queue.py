@@ -229,19 +229,15 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
         self.n_inflight += 1
         m.state = INFLIGHT
         m.gen += 1
-        m.receive_count += 1
-        if m.first_receive_at is None:
-            m.first_receive_at = now
-        m.received_at = now
         receipt = new_receipt(self.arn, m.message_id)
         self.log.mark_inflight(m.slot, receipt, m.receipt)
-        m.receipt = receipt
+        count, first = m.received(now, receipt)
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
         if self.observe is not None:
             self.observe("received", self, [m])
         self.journal.record_message(m)
-        return Received(m, receipt, m.receive_count, m.first_receive_at, m.body, m.attributes)
+        return Received(m, receipt, count, first, m.body, m.attributes)
 
     # -- deleting and visibility -------------------------------------------------------------
 

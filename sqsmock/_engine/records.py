@@ -202,10 +202,12 @@ def _decode_state(m: Message, record: Any) -> None:
         raise ValueError("a message in flight must have a receipt handle")
     m.state = state
     m.visible_at = _time(visible_at, "visible-at time")
-    m.receive_count = count
-    m.first_receive_at = None if first is None else _time(first, "first receive time")
-    m.received_at = _time(received, "receive time")
-    m.receipt = receipt
+    m.set_received(
+        count,
+        None if first is None else _time(first, "first receive time"),
+        _time(received, "receive time"),
+        receipt,
+    )
 
 
 def encode_meta(
