@@ -9,6 +9,8 @@ timed out can therefore not land later: once the deadline passed it is refused, 
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
 the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
 nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
+With a plain ``redis.Redis`` client the EVALSHA goes over connections the store keeps
+(``_evalsha_direct``): redis-py's pipeline and pool would cost about as much as the round trip.
 
 This is the ``Commits`` part of ``RedisStore`` (``redis_store.py``), which inherits it: every
 SQS call that changes something runs ``commit``, so it is a method of the store itself, not a
@@ -292,7 +294,7 @@ class Commits:
 
     def _evalsha_direct(self, keys: list[str], args: list[Any]) -> Any:
         """One EVALSHA on a kept connection, with the client's retry policy (as redis-py runs
-        a command). A connection that failed goes back to the pool (disconnected)."""
+        a command). A connection that failed goes back to the pool, disconnected."""
         spares = self._spares
         assert spares is not None
         if self._spares_pid != os.getpid():  # forked: those sockets are the parent's
@@ -310,6 +312,7 @@ class Commits:
         try:
             result = conn.retry.call_with_retry(run, lambda _error: conn.disconnect())
         except BaseException:
+            conn.disconnect()  # whatever is left unread on it must not answer a later command
             self.client.connection_pool.release(conn)
             raise
         spares.append(conn)
