@@ -95,6 +95,11 @@ _ATTRIBUTES, _MD5_ATTRIBUTES, _TRACE, _MD5_SYSTEM, _DLQ = range(5)
 _GROUP, _DEDUP, _NUMBER = range(3)
 
 
+_NO_EXTRA: tuple[Any, ...] = (None,) * 5
+_NO_FIFO: tuple[str | None, ...] = (None,) * 3
+_NEVER_RECEIVED: tuple[int, float | None, float, str | None] = (0, None, 0.0, None)
+
+
 def _replaced(fields: tuple[Any, ...] | None, size: int, index: int, value: Any) -> Any:
     """``fields`` (None: all None) with ``fields[index] = value``; None when all are None."""
     values = list(fields) if fields is not None else [None] * size
@@ -257,6 +262,21 @@ class Message:
             None
             if count == 0 and first is None and last == 0.0 and receipt is None
             else (count, first, last, receipt)
+        )
+
+    def compact_fields(
+        self,
+    ) -> tuple[
+        tuple[Any, ...], tuple[str | None, ...], tuple[int, float | None, float, str | None]
+    ]:
+        """The three records behind the properties, for whoever reads them all at once (the
+        store's encoder): (attributes, MD5 of attributes, trace header, MD5 of system
+        attributes, dead-letter source); (group, deduplication id, sequence number); (receive
+        count, first receive, last receive, receipt handle)."""
+        return (
+            self._extra or _NO_EXTRA,
+            self._fifo or _NO_FIFO,
+            self._received or _NEVER_RECEIVED,
         )
 
     def received(self, now: float, receipt: str) -> tuple[int, float]:

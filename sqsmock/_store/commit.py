@@ -26,7 +26,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import Op
@@ -129,9 +129,15 @@ class Commits:
 
     # -- writing ----------------------------------------------------------------------------
 
-    def _commands(self, ops: Iterable[Op]) -> list[tuple[str, str, Any]]:
+    def _commands(self, ops: Sequence[Op]) -> list[tuple[str, str, Any]]:
         """The ops as commands: per key, a DEL comes first, then HDELs, then HSETs; a later op
         on a field overrides an earlier one."""
+        if len(ops) == 1:  # most calls: one message written or deleted
+            op = ops[0]
+            if op.kind == "msg":
+                return [("hset", self.queue_key(op.qid), {MESSAGE + op.key: op.value})]
+            if op.kind == "del":
+                return [("hdel", self.queue_key(op.qid), [MESSAGE + op.key])]
         sets: dict[str, dict[str, str]] = defaultdict(dict)
         dels: dict[str, dict[str, None]] = defaultdict(dict)
         drops: dict[str, None] = {}
