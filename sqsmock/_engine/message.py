@@ -76,7 +76,7 @@ def _id_text(value: int | str) -> str:
     if isinstance(value, str):
         return value
     h = value.to_bytes(16, "big").hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    return "-".join((h[:8], h[8:12], h[12:16], h[16:20], h[20:]))
 
 
 def _pack_md5(text: str) -> int | str:
