@@ -24,6 +24,25 @@ def items(n: int) -> list[Item]:
     return [Item(seq=i, sent_at=float(i)) for i in range(n)]
 
 
+def ready_items(schedule: Schedule[Item]) -> list[Item]:
+    """Every ready entry's item, stale ones included (the in-order run, then the heap)."""
+    return [*schedule.ready_run, *(e[2] for e in schedule.ready)]
+
+
+def age_items(schedule: Schedule[Item]) -> list[Item]:
+    return [*schedule.age_run, *(e[2] for e in schedule.by_age)]
+
+
+def containers(schedule: Schedule[Item]) -> tuple[object, ...]:
+    return (
+        schedule.ready,
+        schedule.ready_run,
+        schedule.timers,
+        schedule.by_age,
+        schedule.age_run,
+    )
+
+
 def drain_ready(schedule: Schedule[Item]) -> list[int]:
     out = []
     while (item := schedule.pop_ready()) is not None:
@@ -49,7 +68,7 @@ def test_an_entry_pushed_under_an_older_generation_is_skipped() -> None:
         schedule.push_ready(item)
     b.gen += 1  # b changed state (received, say): its ready entry is stale
     assert drain_ready(schedule) == [0, 2]
-    assert schedule.ready == []  # the stale entry was dropped on the way
+    assert ready_items(schedule) == []  # the stale entry was dropped on the way
 
 
 def test_an_item_made_ready_again_goes_back_to_its_old_place() -> None:
@@ -117,7 +136,7 @@ def test_pop_expired_takes_items_sent_at_or_before_the_limit_still_in_the_log() 
     assert schedule.pop_expired(-1.0) == []
     assert [i.seq for i in schedule.pop_expired(3.0)] == [0, 2, 3]
     assert [i.seq for i in schedule.pop_expired(10.0)] == [4]
-    assert schedule.by_age == []
+    assert age_items(schedule) == []
 
 
 def test_age_ignores_generations() -> None:
@@ -144,18 +163,18 @@ def test_compact_waits_for_the_threshold_then_keeps_only_live_entries() -> None:
         schedule.push_age(item)
         item.gen += 1
         item.slot = -1
-    ready, timers, by_age = schedule.ready, schedule.timers, schedule.by_age
+    before = containers(schedule)
     schedule.compact(ready=1, waiting=1, stored=1)  # 1026 entries: not above 1024 + 2 * 1
-    assert (schedule.ready, schedule.timers, schedule.by_age) == (ready, timers, by_age)
+    assert all(a is b for a, b in zip(containers(schedule), before, strict=True))
     extra = Item(seq=-1, gen=1, slot=-1)
     schedule.push_ready(extra)
     schedule.push_timer(extra, 0.0)
     schedule.push_age(extra)  # (pushed under gen 1, so stale only by its slot)
     extra.gen += 1
     schedule.compact(ready=1, waiting=1, stored=1)
-    assert [e[2] for e in schedule.ready] == [live]
+    assert ready_items(schedule) == [live]
     assert [e[3] for e in schedule.timers] == [live]
-    assert [e[2] for e in schedule.by_age] == [live]
+    assert age_items(schedule) == [live]
     assert schedule.pop_ready() is live
     assert schedule.next_due() == 5.0
 
@@ -165,7 +184,7 @@ def test_compact_counts_live_items_per_heap() -> None:
     for item in items(COMPACT_MIN_DEAD + 10):
         schedule.push_ready(item)  # all live
     schedule.compact(ready=5, waiting=0, stored=0)  # the owner says: 5 ready
-    assert len(schedule.ready) == COMPACT_MIN_DEAD + 10  # every entry is live: nothing to drop
+    assert len(ready_items(schedule)) == COMPACT_MIN_DEAD + 10  # all live: nothing to drop
     assert drain_ready(schedule) == list(range(COMPACT_MIN_DEAD + 10))
 
 
@@ -176,7 +195,7 @@ def test_clear_forgets_everything() -> None:
     schedule.push_timer(a, 1.0)
     schedule.push_age(a)
     schedule.clear()
-    assert (schedule.ready, schedule.timers, schedule.by_age) == ([], [], [])
+    assert [len(c) for c in containers(schedule)] == [0] * 5  # type: ignore[arg-type]
     assert schedule.pop_ready() is None
     assert schedule.next_due() is None
 
@@ -253,10 +272,10 @@ def test_random_histories_match_a_plain_model(monkeypatch: pytest.MonkeyPatch) -
         timers = [d for st, d in model.values() if st == "timer"]
         assert schedule.next_due() == (min(timers) if timers else None)
         n_ready = sum(1 for st, _ in model.values() if st == "ready")
-        before = (schedule.ready, schedule.timers, schedule.by_age)
+        before = containers(schedule)
         schedule.compact(ready=n_ready, waiting=len(timers), stored=len(model))
-        after = (schedule.ready, schedule.timers, schedule.by_age)
+        after = containers(schedule)
         rebuilds += sum(a is not b for a, b in zip(before, after, strict=True))
-        for heap in after:
-            assert len(heap) <= threshold + 2 * len(model)
+        for held in (ready_items(schedule), schedule.timers, age_items(schedule)):
+            assert len(held) <= threshold + 2 * len(model)
     assert rebuilds >= 3  # the heaps were rebuilt along the way, and stayed right

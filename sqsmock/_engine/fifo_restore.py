@@ -27,7 +27,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from .._store import Op, QueueRecord
-from .message import INFLIGHT, Message
+from .message import INFLIGHT, Message, key_of_id
 
 if TYPE_CHECKING:
     from .groups import Group
@@ -100,7 +100,8 @@ class FifoRestore:
                 expires, delivered = json.loads(text)
                 entries: list[tuple[Message, str, int]] = []
                 for message_id, receipt, visible_at in delivered:
-                    slot = self.log.index_of_id(message_id)
+                    key = key_of_id(message_id) if type(message_id) is str else message_id
+                    slot = self.log.index_of_id(key)
                     m = None if slot is None else self.log.get(slot)
                     if (
                         m is None

@@ -3,7 +3,7 @@
 The service layer builds ``Message`` objects (validated body, attributes and digests); the queue
 owns their mutable state (``state``, ``visible_at``, ``receive_count``, ``receipt`` ...). Message
 attributes are kept in their wire form (``BinaryValue`` as base64 text), so they go back out
-without conversion. ``__slots__`` keeps a small message well under 1 KiB.
+without conversion. A small message is kept in about 500 bytes (see ``Message``).
 
 A message that leaves its queue (deleted, expired, moved, purged) is ``release``d: its body and
 attributes are dropped at once. Stale schedule entries and FIFO group deques may still point at
@@ -15,6 +15,7 @@ receive's answer) takes it before: ``carry()`` for a move, ``Received`` for an a
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Literal, NamedTuple
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "Message",
     "MessageState",
     "Received",
+    "key_of_id",
     "new_message_id",
     "system_attributes",
 ]
@@ -59,32 +61,76 @@ def new_message_id() -> str:
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:32]}"
 
 
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").fullmatch
+_HEX32 = re.compile(r"[0-9a-f]{32}").fullmatch
+
+
+def key_of_id(text: str) -> int | str:
+    """A MessageId as a message keeps it (``Message.id_key``, the key the log indexes): a
+    canonical (lower-case) UUID as its 128-bit number, anything else as given -- ``_id_text``
+    gives back exactly the same text either way."""
+    return int(text.replace("-", ""), 16) if _UUID(text) else text
+
+
+def _id_text(value: int | str) -> str:
+    if isinstance(value, str):
+        return value
+    h = value.to_bytes(16, "big").hex()
+    return "-".join((h[:8], h[8:12], h[12:16], h[16:20], h[20:]))
+
+
+def _pack_md5(text: str) -> int | str:
+    """An MD5 hex digest as kept: lower-case hex as its 128-bit number, anything else as
+    given (``_md5_text`` gives back the same text)."""
+    return int(text, 16) if _HEX32(text) else text
+
+
+def _md5_text(value: int | str) -> str:
+    return value if isinstance(value, str) else value.to_bytes(16, "big").hex()
+
+
+#: ``Message._extra``: what most messages lack, kept in one tuple (or None) instead of slots.
+_ATTRIBUTES, _MD5_ATTRIBUTES, _TRACE, _MD5_SYSTEM, _DLQ = range(5)
+#: ``Message._fifo``: (MessageGroupId, MessageDeduplicationId, SequenceNumber), or None.
+_GROUP, _DEDUP, _NUMBER = range(3)
+
+
+_NO_EXTRA: tuple[Any, ...] = (None,) * 5
+_NO_FIFO: tuple[str | None, ...] = (None,) * 3
+_NEVER_RECEIVED: tuple[int, float | None, float, str | None] = (0, None, 0.0, None)
+
+
+def _replaced(fields: tuple[Any, ...] | None, size: int, index: int, value: Any) -> Any:
+    """``fields`` (None: all None) with ``fields[index] = value``; None when all are None."""
+    values = list(fields) if fields is not None else [None] * size
+    values[index] = value
+    return None if all(v is None for v in values) else tuple(values)
+
+
 class Message:
-    """One message of one queue, with its body, attributes and delivery state."""
+    """One message of one queue, with its body, attributes and delivery state.
+
+    A million small messages are held at once, so each one is kept small: the MessageId and
+    the body's MD5 as 128-bit numbers (their text is made when read), the fields most messages
+    lack (message attributes and their digests, trace header, dead-letter source; FIFO ids;
+    what receives left: count, first and last receive, receipt handle) in a tuple each that is
+    None when all are, behind properties of the same names.
+    """
 
     __slots__ = (
-        "attributes",
+        "_extra",
+        "_fifo",
+        "_md5",
+        "_received",
         "body",
-        "dedup_id",
-        "dlq_source_arn",
-        "first_receive_at",
         "gen",
-        "group_id",
-        "md5_attributes",
-        "md5_body",
-        "md5_system",
-        "message_id",
-        "receipt",
-        "receive_count",
-        "received_at",
+        "id_key",
         "sender_id",
         "sent_at",
         "seq",
-        "sequence_number",
         "size",
         "slot",
         "state",
-        "trace_header",
         "visible_at",
     )
 
@@ -103,19 +149,22 @@ class Message:
         dedup_id: str | None = None,
         size: int = 0,
     ) -> None:
-        self.message_id = message_id
+        self.id_key = key_of_id(message_id)
         self.body = body
-        self.md5_body = md5_body
-        self.attributes = attributes
-        self.md5_attributes = md5_attributes
-        self.trace_header = trace_header
-        self.md5_system = md5_system
+        self._md5 = _pack_md5(md5_body)
+        self._extra: tuple[Any, ...] | None = (
+            None
+            if attributes is None
+            and md5_attributes is None
+            and trace_header is None
+            and md5_system is None
+            else (attributes, md5_attributes, trace_header, md5_system, None)
+        )
         self.sender_id = sender_id
-        self.group_id = group_id
-        self.dedup_id = dedup_id
+        self._fifo: tuple[Any, ...] | None = (
+            None if group_id is None and dedup_id is None else (group_id, dedup_id, None)
+        )
         self.size = size
-        self.sequence_number: str | None = None
-        self.dlq_source_arn: str | None = None
         # Delivery state, owned by the queue.
         self.sent_at = 0.0
         self.seq = 0
@@ -123,10 +172,141 @@ class Message:
         self.gen = 0
         self.state = VISIBLE
         self.visible_at = 0.0
-        self.receive_count = 0
-        self.first_receive_at: float | None = None
-        self.received_at = 0.0
-        self.receipt: str | None = None
+        #: (receive count, first receive, last receive, receipt handle); None: never received.
+        self._received: tuple[int, float | None, float, str | None] | None = None
+
+    # -- fields kept compactly ----------------------------------------------------------------
+
+    @property
+    def message_id(self) -> str:
+        return _id_text(self.id_key)
+
+    @message_id.setter
+    def message_id(self, value: str) -> None:
+        self.id_key = key_of_id(value)
+
+    @property
+    def md5_body(self) -> str:
+        return _md5_text(self._md5)
+
+    @property
+    def attributes(self) -> dict[str, dict[str, Any]] | None:
+        extra = self._extra
+        return None if extra is None else extra[_ATTRIBUTES]
+
+    @property
+    def md5_attributes(self) -> str | None:
+        extra = self._extra
+        return None if extra is None else extra[_MD5_ATTRIBUTES]
+
+    @property
+    def trace_header(self) -> str | None:
+        extra = self._extra
+        return None if extra is None else extra[_TRACE]
+
+    @property
+    def md5_system(self) -> str | None:
+        extra = self._extra
+        return None if extra is None else extra[_MD5_SYSTEM]
+
+    @property
+    def dlq_source_arn(self) -> str | None:
+        extra = self._extra
+        return None if extra is None else extra[_DLQ]
+
+    @dlq_source_arn.setter
+    def dlq_source_arn(self, value: str | None) -> None:
+        self._extra = _replaced(self._extra, 5, _DLQ, value)
+
+    @property
+    def receive_count(self) -> int:
+        received = self._received
+        return 0 if received is None else received[0]
+
+    @receive_count.setter
+    def receive_count(self, value: int) -> None:
+        self.set_received(value, self.first_receive_at, self.received_at, self.receipt)
+
+    @property
+    def first_receive_at(self) -> float | None:
+        received = self._received
+        return None if received is None else received[1]
+
+    @first_receive_at.setter
+    def first_receive_at(self, value: float | None) -> None:
+        self.set_received(self.receive_count, value, self.received_at, self.receipt)
+
+    @property
+    def received_at(self) -> float:
+        received = self._received
+        return 0.0 if received is None else received[2]
+
+    @received_at.setter
+    def received_at(self, value: float) -> None:
+        self.set_received(self.receive_count, self.first_receive_at, value, self.receipt)
+
+    @property
+    def receipt(self) -> str | None:
+        """The receipt handle of the latest receive (None: never received)."""
+        received = self._received
+        return None if received is None else received[3]
+
+    @receipt.setter
+    def receipt(self, value: str | None) -> None:
+        self.set_received(self.receive_count, self.first_receive_at, self.received_at, value)
+
+    def set_received(
+        self, count: int, first: float | None, last: float, receipt: str | None
+    ) -> None:
+        self._received = (
+            None
+            if count == 0 and first is None and last == 0.0 and receipt is None
+            else (count, first, last, receipt)
+        )
+
+    def compact_fields(
+        self,
+    ) -> tuple[
+        tuple[Any, ...], tuple[str | None, ...], tuple[int, float | None, float, str | None]
+    ]:
+        """The three records behind the properties, for whoever reads them all at once (the
+        store's encoder): (attributes, MD5 of attributes, trace header, MD5 of system
+        attributes, dead-letter source); (group, deduplication id, sequence number); (receive
+        count, first receive, last receive, receipt handle)."""
+        return (
+            self._extra or _NO_EXTRA,
+            self._fifo or _NO_FIFO,
+            self._received or _NEVER_RECEIVED,
+        )
+
+    def received(self, now: float, receipt: str) -> tuple[int, float]:
+        """A receive handed the message out at ``now`` with ``receipt``: count it. Returns
+        the receive count and the first receive's time."""
+        got = self._received
+        count, first = (1, now) if got is None else (got[0] + 1, got[1])
+        if first is None:
+            first = now
+        self._received = (count, first, now, receipt)
+        return count, first
+
+    @property
+    def group_id(self) -> str | None:
+        fifo = self._fifo
+        return None if fifo is None else fifo[_GROUP]
+
+    @property
+    def dedup_id(self) -> str | None:
+        fifo = self._fifo
+        return None if fifo is None else fifo[_DEDUP]
+
+    @property
+    def sequence_number(self) -> str | None:
+        fifo = self._fifo
+        return None if fifo is None else fifo[_NUMBER]
+
+    @sequence_number.setter
+    def sequence_number(self, value: str | None) -> None:
+        self._fifo = _replaced(self._fifo, 3, _NUMBER, value)
 
     def copy(self) -> Message:
         """The same message (id, body, attributes, digests) with fresh delivery state."""
@@ -158,7 +338,9 @@ class Message:
         """The message left its queue: drop its body and message attributes, which may be large
         (the record itself may stay referenced a while; see the module's docstring)."""
         self.body = ""
-        self.attributes = None
+        extra = self._extra
+        if extra is not None and extra[_ATTRIBUTES] is not None:
+            self._extra = _replaced(extra, 5, _ATTRIBUTES, None)
 
     def __repr__(self) -> str:
         return f"<Message {self.message_id} {STATE_NAMES[self.state]} body={self.body[:40]!r}>"

@@ -37,7 +37,7 @@ from .._store import Op
 from .arns import queue_arn
 from .clock import Clock
 from .config import QueueConfig
-from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received
+from .message import DELAYED, INFLIGHT, VISIBLE, Message, Received, key_of_id
 from .metadata import Metadata
 from .receipts import decode_receipt, new_receipt
 from .redrive import Redrive, exhausted
@@ -226,19 +226,15 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
         self.n_inflight += 1
         m.state = INFLIGHT
         m.gen += 1
-        m.receive_count += 1
-        if m.first_receive_at is None:
-            m.first_receive_at = now
-        m.received_at = now
         receipt = new_receipt(self.arn, m.message_id)
         self.log.mark_inflight(m.slot, receipt, m.receipt)
-        m.receipt = receipt
+        count, first = m.received(now, receipt)
         m.visible_at = now + vt
         self.schedule.push_timer(m, m.visible_at)
         if self.observe is not None:
             self.observe("received", self, [m])
         self.journal.record_message(m)
-        return Received(m, receipt, m.receive_count, m.first_receive_at, m.body, m.attributes)
+        return Received(m, receipt, count, first, m.body, m.attributes)
 
     # -- deleting and visibility -------------------------------------------------------------
 
@@ -248,7 +244,7 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
         if slot is not None:
             return self.log.get(slot), True
         decoded = decode_receipt(receipt)
-        slot = None if decoded is None else self.log.index_of_id(decoded[1])
+        slot = None if decoded is None else self.log.index_of_id(key_of_id(decoded[1]))
         return (None, False) if slot is None else (self.log.get(slot), False)
 
     def delete(self, receipts: Iterable[str]) -> list[str | None]:

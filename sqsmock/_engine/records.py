@@ -34,31 +34,26 @@ _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def encode_message(m: Message) -> str:
+    (attributes, md5a, trace, md5s, dlq), (group, dedup, number), received = m.compact_fields()
+    count, first, last, receipt = received
     return _dumps(
         {
             "id": m.message_id,
             "body": m.body,
             "md5": m.md5_body,
-            "attrs": m.attributes,
-            "md5a": m.md5_attributes,
-            "trace": m.trace_header,
-            "md5s": m.md5_system,
+            "attrs": attributes,
+            "md5a": md5a,
+            "trace": trace,
+            "md5s": md5s,
             "sender": m.sender_id,
-            "group": m.group_id,
-            "dedup": m.dedup_id,
+            "group": group,
+            "dedup": dedup,
             "size": m.size,
             "seq": m.seq,
             "sent": m.sent_at,
-            "sn": m.sequence_number,
-            "dlq": m.dlq_source_arn,
-            "state": [
-                m.state,
-                m.visible_at,
-                m.receive_count,
-                m.first_receive_at,
-                m.received_at,
-                m.receipt,
-            ],
+            "sn": number,
+            "dlq": dlq,
+            "state": [m.state, m.visible_at, count, first, last, receipt],
         }
     )
 
@@ -202,10 +197,12 @@ def _decode_state(m: Message, record: Any) -> None:
         raise ValueError("a message in flight must have a receipt handle")
     m.state = state
     m.visible_at = _time(visible_at, "visible-at time")
-    m.receive_count = count
-    m.first_receive_at = None if first is None else _time(first, "first receive time")
-    m.received_at = _time(received, "receive time")
-    m.receipt = receipt
+    m.set_received(
+        count,
+        None if first is None else _time(first, "first receive time"),
+        _time(received, "receive time"),
+        receipt,
+    )
 
 
 def encode_meta(

@@ -22,6 +22,7 @@ small record.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from typing import Generic, Protocol, TypeVar
 
 from .tombstone import COMPACT_MIN_DEAD
@@ -46,24 +47,43 @@ S = TypeVar("S", bound=Scheduled)
 
 
 class Schedule(Generic[S]):
-    """Ready, timer and age heaps with generation-checked lazy invalidation."""
+    """Ready, timer and age heaps with generation-checked lazy invalidation.
 
-    __slots__ = ("by_age", "ready", "timers")
+    Most entries arrive in order -- a message sent visible is ready after every earlier one,
+    and is sent after them -- so ``ready`` and ``by_age`` each keep such entries as the bare
+    item at the end of a deque (8 bytes, against a 64-byte tuple in a heap) and only the rest
+    in their heap; taking merges the two. A ready entry in the deque was pushed in generation
+    0 (a message just sent or loaded): it is stale once the item's generation moved on.
+    """
+
+    __slots__ = ("age_run", "by_age", "ready", "ready_run", "timers")
 
     def __init__(self) -> None:
         self.ready: list[tuple[int, int, S]] = []
         self.timers: list[tuple[float, int, int, S]] = []
         self.by_age: list[tuple[float, int, S]] = []
+        #: Ready items pushed in generation 0 in ``seq`` order (the common case).
+        self.ready_run: deque[S] = deque()
+        #: Items pushed in (``sent_at``, ``seq``) order (the common case).
+        self.age_run: deque[S] = deque()
 
     # -- pushing ----------------------------------------------------------------------------
 
     def push_age(self, item: S) -> None:
         """Follow ``item``'s age from now on (once per item, when it enters the log)."""
-        heapq.heappush(self.by_age, (item.sent_at, item.seq, item))
+        run = self.age_run
+        if not run or (run[-1].sent_at, run[-1].seq) < (item.sent_at, item.seq):
+            run.append(item)
+        else:
+            heapq.heappush(self.by_age, (item.sent_at, item.seq, item))
 
     def push_ready(self, item: S) -> None:
         """``item`` is visible (in its current generation)."""
-        heapq.heappush(self.ready, (item.seq, item.gen, item))
+        run = self.ready_run
+        if item.gen == 0 and (not run or run[-1].seq < item.seq):
+            run.append(item)
+        else:
+            heapq.heappush(self.ready, (item.seq, item.gen, item))
 
     def push_timer(self, item: S, due: float) -> None:
         """``item`` becomes visible at ``due`` unless its generation changes before."""
@@ -73,13 +93,18 @@ class Schedule(Generic[S]):
 
     def pop_ready(self) -> S | None:
         """The ready item enqueued first, taken off the heap (None when none is ready)."""
+        run = self.ready_run
+        while run and run[0].gen != 0:
+            run.popleft()
         ready = self.ready
         pop = heapq.heappop
         while ready:
+            if run and run[0].seq < ready[0][0]:
+                return run.popleft()
             _, gen, item = pop(ready)
             if item.gen == gen:
                 return item
-        return None
+        return run.popleft() if run else None
 
     def pop_due(self, now: float) -> list[S]:
         """Items whose timer fell due by ``now``, earliest first, taken off the heap.
@@ -99,8 +124,9 @@ class Schedule(Generic[S]):
     def pop_expired(self, oldest: float) -> list[S]:
         """Items still in the log that were sent at or before ``oldest``, oldest first, taken
         off the age heap (the caller removes them)."""
+        run = self.age_run
         age = self.by_age
-        if not age or age[0][0] > oldest:
+        if (not age or age[0][0] > oldest) and (not run or run[0].sent_at > oldest):
             return []
         expired: list[S] = []
         pop = heapq.heappop
@@ -108,6 +134,13 @@ class Schedule(Generic[S]):
             _, _, item = pop(age)
             if item.slot >= 0:
                 expired.append(item)
+        merge = bool(expired)
+        while run and run[0].sent_at <= oldest:
+            item = run.popleft()
+            if item.slot >= 0:
+                expired.append(item)
+        if merge:
+            expired.sort(key=lambda item: (item.sent_at, item.seq))
         return expired
 
     def next_due(self) -> float | None:
@@ -129,15 +162,19 @@ class Schedule(Generic[S]):
         if len(self.timers) > COMPACT_MIN_DEAD + 2 * waiting:
             self.timers = [e for e in self.timers if e[3].gen == e[2]]
             heapq.heapify(self.timers)
-        if len(self.by_age) > COMPACT_MIN_DEAD + 2 * stored:
+        if len(self.by_age) + len(self.age_run) > COMPACT_MIN_DEAD + 2 * stored:
             self.by_age = [e for e in self.by_age if e[2].slot >= 0]
             heapq.heapify(self.by_age)
-        if len(self.ready) > COMPACT_MIN_DEAD + 2 * ready:
+            self.age_run = deque(item for item in self.age_run if item.slot >= 0)
+        if len(self.ready) + len(self.ready_run) > COMPACT_MIN_DEAD + 2 * ready:
             self.ready = [e for e in self.ready if e[2].gen == e[1]]
             heapq.heapify(self.ready)
+            self.ready_run = deque(item for item in self.ready_run if item.gen == 0)
 
     def clear(self) -> None:
         """Forget every entry (PurgeQueue, a reload)."""
         self.ready = []
         self.timers = []
         self.by_age = []
+        self.ready_run = deque()
+        self.age_run = deque()

@@ -9,6 +9,8 @@ timed out can therefore not land later: once the deadline passed it is refused, 
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
 the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
 nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
+With a plain ``redis.Redis`` client the EVALSHA goes over connections the store keeps
+(``_evalsha_direct``): redis-py's pipeline and pool would cost about as much as the round trip.
 
 This is the ``Commits`` part of ``RedisStore`` (``redis_store.py``), which inherits it: every
 SQS call that changes something runs ``commit``, so it is a method of the store itself, not a
@@ -17,12 +19,14 @@ call through another object. This module imports no store: the store imports it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import Op
@@ -98,6 +102,8 @@ class Commits:
         _pending: dict[str, tuple[str, list[Op]]]
         _pending_lock: threading.Lock
         _problem: str | None
+        _spares: list[Any] | None
+        _spares_pid: int
 
         def queue_key(self, qid: str) -> str: ...
         def problem(self) -> str | None: ...
@@ -123,9 +129,15 @@ class Commits:
 
     # -- writing ----------------------------------------------------------------------------
 
-    def _commands(self, ops: Iterable[Op]) -> list[tuple[str, str, Any]]:
+    def _commands(self, ops: Sequence[Op]) -> list[tuple[str, str, Any]]:
         """The ops as commands: per key, a DEL comes first, then HDELs, then HSETs; a later op
         on a field overrides an earlier one."""
+        if len(ops) == 1:  # most calls: one message written or deleted
+            op = ops[0]
+            if op.kind == "msg":
+                return [("hset", self.queue_key(op.qid), {MESSAGE + op.key: op.value})]
+            if op.kind == "del":
+                return [("hdel", self.queue_key(op.qid), [MESSAGE + op.key])]
         sets: dict[str, dict[str, str]] = defaultdict(dict)
         dels: dict[str, dict[str, None]] = defaultdict(dict)
         drops: dict[str, None] = {}
@@ -259,9 +271,11 @@ class Commits:
 
     def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         for attempt in (1, 2):
-            pipe = self.client.pipeline(transaction=False)
-            pipe.evalsha(self._commit_sha, len(keys), *keys, *args)
             try:
+                if self._spares is not None:
+                    return self._evalsha_direct(keys, args)
+                pipe = self.client.pipeline(transaction=False)
+                pipe.evalsha(self._commit_sha, len(keys), *keys, *args)
                 return pipe.execute()[0]
             except Exception as error:
                 if attempt == 1 and type(error).__name__ == "NoScriptError":
@@ -269,6 +283,61 @@ class Commits:
                     continue
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- the commit's own connections ----------------------------------------------------------
+
+    def _keep_connections(self) -> None:
+        """Commit over connections of the store's own (``_spares``) when the client is a plain
+        ``redis.Redis``: redis-py's pipeline and pool cost about as much as the round trip
+        itself. Any other client (a subclass, a proxy, a single-connection client) commits
+        through its ``pipeline()``, as it expects."""
+        client = self.client
+        kind = type(client)
+        plain = kind.__module__ == "redis.client" and kind.__name__ == "Redis"
+        if plain and getattr(client, "connection", None) is None:
+            self._spares = []
+            self._spares_pid = os.getpid()
+
+    def _evalsha_direct(self, keys: list[str], args: list[Any]) -> Any:
+        """One EVALSHA on a kept connection, with the client's retry policy (as redis-py runs
+        a command). A connection that failed goes back to the pool, disconnected."""
+        spares = self._spares
+        assert spares is not None
+        if self._spares_pid != os.getpid():  # forked: those sockets are the parent's
+            spares.clear()
+            self._spares_pid = os.getpid()
+        try:
+            conn = spares.pop()
+        except IndexError:
+            conn = self._pool_connection()
+
+        def run() -> Any:
+            conn.send_command("EVALSHA", self._commit_sha, len(keys), *keys, *args)
+            return conn.read_response()
+
+        try:
+            result = conn.retry.call_with_retry(run, lambda _error: conn.disconnect())
+        except BaseException:
+            conn.disconnect()  # whatever is left unread on it must not answer a later command
+            self.client.connection_pool.release(conn)
+            raise
+        spares.append(conn)
+        return result
+
+    def _pool_connection(self) -> Any:
+        pool = self.client.connection_pool
+        try:
+            return pool.get_connection()
+        except TypeError:  # redis-py before 5.3 wants a command name
+            return pool.get_connection("EVALSHA")
+
+    def _release_connections(self) -> None:
+        """Give the kept connections back to the client's pool (the store closes)."""
+        spares, self._spares = self._spares, None
+        if spares and self._spares_pid == os.getpid():
+            for conn in spares:
+                with contextlib.suppress(Exception):
+                    self.client.connection_pool.release(conn)
 
     def _commit_plain(self, commands: list[tuple[str, str, Any]]) -> None:
         """Without the script: one command or one MULTI/EXEC. A lease taken away is noticed by

@@ -124,6 +124,9 @@ class RedisStore(Commits, Loading):
         #: The lease was taken back after a lapse: the engine reloads everything it holds.
         self._resync = False
         self._heal_lock = threading.Lock()
+        #: Connections kept for commits (None: commits go through ``client.pipeline()``).
+        self._spares: list[Any] | None = None
+        self._spares_pid = 0
 
     def queue_key(self, qid: str) -> str:
         return f"{self.namespace}q:{encode_qid(qid)}"
@@ -151,6 +154,8 @@ class RedisStore(Commits, Loading):
             raise self._fail("taking the namespace's lease", error) from error
         try:
             self._load_scripts()
+            if self.scripted:
+                self._keep_connections()
             before = time.time()
             seconds, micros = self.client.time()
             after = time.time()
@@ -160,6 +165,7 @@ class RedisStore(Commits, Loading):
             raise self._fail("opening the store", error) from error
 
     def close(self) -> None:
+        self._release_connections()
         lease, self.lease = self.lease, None
         if lease is not None:
             lease.release()
