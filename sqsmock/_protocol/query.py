@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from .._errors import SqsError
 from .shapes import OPERATIONS, SHAPES, XML_NAMESPACE
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_PARAMETERS",
     "check_form_size",
     "decode_query",
+    "form_pairs",
     "render_query_error",
     "render_query_json_error",
     "render_query_json_success",
@@ -77,6 +79,24 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     if entry[0] is None:
         return action, {}
     return action, _structure(SHAPES[entry[0]][1], root, "")
+
+
+def form_pairs(text: str) -> list[tuple[str, str]]:
+    """The (name, value) pairs of a form or URL query string: what ``urllib.parse.parse_qsl(text,
+    keep_blank_values=True, errors="strict")`` returns (a ``UnicodeDecodeError`` for an escape
+    that is not UTF-8), in a fraction of its time: names and values with neither ``+`` nor
+    ``%`` -- most of them -- are taken as they are."""
+    pairs = []
+    for field in text.split("&"):
+        if not field:
+            continue
+        name, _, value = field.partition("=")
+        if "+" in field:
+            name, value = name.replace("+", " "), value.replace("+", " ")
+        if "%" in field:
+            name, value = unquote(name, errors="strict"), unquote(value, errors="strict")
+        pairs.append((name, value))
+    return pairs
 
 
 def check_form_size(body: bytes, already: int) -> None:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.parse import parse_qsl
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
 from ..._errors import SqsError
 from ..._protocol.http import HttpRequest, Parsed, error_answer, parse, render
+from ..._protocol.query import form_pairs
 from ..._regions import is_region, shown
 from .exchange import expect_continue, request_of, sqs_answer
 from .served import Served
@@ -67,11 +67,12 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
         if isinstance(body, web.StreamResponse):
             return body
         http.body = body
-        try:
-            raw = request.rel_url.raw_query_string
-            http.query = parse_qsl(raw, keep_blank_values=True, errors="strict") if raw else []
-        except UnicodeDecodeError as error:
-            raise SqsError("MalformedQueryString", reason=error.reason) from None
+        raw = request.rel_url.raw_query_string
+        if raw:
+            try:
+                http.query = form_pairs(raw)
+            except UnicodeDecodeError as error:
+                raise SqsError("MalformedQueryString", reason=error.reason) from None
         runtime = server.runtime
         if runtime.backend_or_none is None:  # stopping
             raise SqsError("ServiceUnavailable")
@@ -110,9 +111,15 @@ async def read_body(
     server: Served, request: BaseRequest, http: HttpRequest
 ) -> bytes | web.StreamResponse:
     """The whole body, or the answer refusing it (too large, too slow, broken)."""
+    content = request.content
     try:
-        if request.content.is_eof():  # all there already: the common case
-            return await request.read()
+        if content.is_eof():  # all there already, the common case: taken at once
+            body = content.read_nowait()
+            if len(body) > server.body_limit:  # a chunked or compressed body
+                return refuse(
+                    server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit)
+                )
+            return body
         await expect_continue(request)
         return await asyncio.wait_for(request.read(), server.read_timeout)
     except web.HTTPRequestEntityTooLarge:
