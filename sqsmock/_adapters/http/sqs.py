@@ -63,9 +63,18 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
         length = request.content_length
         if length is not None and length > server.body_limit:
             return refuse(server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit))
-        body = await read_body(server, request, http)
-        if isinstance(body, web.StreamResponse):
-            return body
+        content = request.content
+        if content.is_eof() and not content.exception():  # all there: taken at once
+            body = content.read_nowait()
+            if len(body) > server.body_limit:  # a chunked or compressed body
+                return refuse(
+                    server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit)
+                )
+        else:
+            read = await read_body(server, request, http)
+            if isinstance(read, web.StreamResponse):
+                return read
+            body = read
         http.body = body
         raw = request.rel_url.raw_query_string
         if raw:
@@ -111,15 +120,9 @@ async def read_body(
     server: Served, request: BaseRequest, http: HttpRequest
 ) -> bytes | web.StreamResponse:
     """The whole body, or the answer refusing it (too large, too slow, broken)."""
-    content = request.content
     try:
-        if content.is_eof():  # all there already, the common case: taken at once
-            body = content.read_nowait()
-            if len(body) > server.body_limit:  # a chunked or compressed body
-                return refuse(
-                    server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit)
-                )
-            return body
+        if request.content.is_eof():  # all there already
+            return await request.read()
         await expect_continue(request)
         return await asyncio.wait_for(request.read(), server.read_timeout)
     except web.HTTPRequestEntityTooLarge:
