@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, unquote_to_bytes
 
 from .._errors import SqsError
 from .shapes import OPERATIONS, SHAPES, XML_NAMESPACE
@@ -63,6 +63,12 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
             raise SqsError("QueryParametersOutOfBounds")
     root: Node = {}
     for key, value in pairs:
+        if "." not in key:  # most names: a member of the request itself
+            node = root.get(key)
+            if node is None:
+                node = root[key] = {}
+            node[_VALUE] = value
+            continue
         node = root
         for segment in key.split("."):
             child = node.get(segment)
@@ -94,9 +100,17 @@ def form_pairs(text: str) -> list[tuple[str, str]]:
         if "+" in field:
             name, value = name.replace("+", " "), value.replace("+", " ")
         if "%" in field:
-            name, value = unquote(name, errors="strict"), unquote(value, errors="strict")
+            name, value = _unquote(name), _unquote(value)
         pairs.append((name, value))
     return pairs
+
+
+def _unquote(text: str) -> str:
+    """``unquote(text, errors="strict")``; ASCII text (a queue URL, an id) in one piece, as
+    ``unquote`` itself decodes an ASCII run."""
+    if text.isascii():
+        return unquote_to_bytes(text).decode("utf-8")
+    return unquote(text, errors="strict")
 
 
 def check_form_size(body: bytes, already: int) -> None:
