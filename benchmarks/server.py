@@ -1,19 +1,26 @@
-"""Server benchmark: ``sqsmock serve`` vs ``moto_server``, same load generator, same run.
+"""Server benchmark: ``sqsmock serve`` vs ``moto_server`` and vs a bare aiohttp app, same load
+generator, same run.
 
-    python benchmarks/server.py                    # everything (about a minute)
+    python benchmarks/server.py                    # every section (about two minutes)
+    python benchmarks/server.py cpu                # only these sections
     python benchmarks/server.py --seconds 3        # shorter rounds
 
 Sections:
   throughput   calls per second and p50/p99 latency of a send/receive/delete cycle (AWS JSON
                1.0), CONNECTIONS keep-alive connections each working its own queue; sqsmock and
                moto interleaved in rounds, medians reported. Target: sqsmock >= 5x moto.
-  long polls   p50/p99 of the same ordinary calls while 500 long polls (WaitTimeSeconds=20, wall
+  long-polls   p50/p99 of the same ordinary calls while 500 long polls (WaitTimeSeconds=20, wall
                clock) wait on another queue of the same sqsmock server. Target: p99 <= 50 ms.
+  cpu          the server process's CPU time per call (user + system, from /proc) of the same
+               cycles, in AWS JSON 1.0 and in the query protocol, for sqsmock and for a bare
+               aiohttp app answering with canned bodies of the same size (benchmarks/
+               bare_aiohttp.py: what any aiohttp server spends on HTTP alone); interleaved
+               rounds, medians reported. Target: sqsmock <= 1.6x the bare app.
 
-Both servers run as processes of their own; the load generator is one asyncio process speaking
-HTTP/1.1 over raw sockets (requests pre-built, answers read by Content-Length), so that the
-generator costs far less than either server. Figures are reported, never asserted; the summary
-marks each target PASS or MISS. Needs ``moto[server]`` (the ``bench`` extra).
+Every server runs as a process of its own; the load generator (benchmarks/load.py) is one
+asyncio process speaking HTTP/1.1 over raw sockets, so that it costs far less than any server.
+Figures are reported, never asserted; the summary marks each target PASS or MISS. The throughput
+section needs ``moto[server]`` (the ``bench`` extra). Linux only for CPU figures (``/proc``).
 """
 
 from __future__ import annotations
@@ -23,160 +30,23 @@ import asyncio
 import json
 import os
 import platform
-import re
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from load import CONNECTIONS, Connection, Figures, measure
+
 ROOT = Path(__file__).resolve().parents[1]
-ACCOUNT = "123456789012"
-AUTHORIZATION = (
-    "AWS4-HMAC-SHA256 Credential=AKIDBENCHMARK/20260101/us-east-1/sqs/aws4_request, "
-    "SignedHeaders=host;x-amz-date;x-amz-target, Signature=0"
-)
-CONNECTIONS = 16
+CPU_TARGET = 1.6  # sqsmock's CPU per call over the bare app's, at most
+PROTOCOLS = ("json", "query")
+CONTENT_TYPES = {"json": "application/x-amz-json-1.0", "query": "text/xml"}
+SECTIONS = ("throughput", "long-polls", "cpu")
 LONG_POLLS = 500
-_CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:\s*(\d+)", re.IGNORECASE)
-_RECEIPT = re.compile(r'"ReceiptHandle"\s*:\s*"([^"]+)"')
-
-
-# -- the load generator -------------------------------------------------------------------------
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection sending SQS JSON calls (reconnecting if the server
-    closes it, as an HTTP/1.0 server does)."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-        self.head = f"Host: {host}:{port}\r\nAuthorization: {AUTHORIZATION}\r\n".encode()
-
-    async def _open(self) -> None:
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-
-    async def call(self, operation: str, params: dict[str, object]) -> tuple[int, bytes]:
-        body = json.dumps(params).encode()
-        request = (
-            b"POST / HTTP/1.1\r\n%sX-Amz-Target: AmazonSQS.%s\r\n"
-            b"Content-Type: application/x-amz-json-1.0\r\nContent-Length: %d\r\n\r\n%s"
-            % (self.head, operation.encode(), len(body), body)
-        )
-        for attempt in range(2):
-            if self.writer is None:
-                await self._open()
-            assert self.reader is not None and self.writer is not None
-            try:
-                self.writer.write(request)
-                head = await self.reader.readuntil(b"\r\n\r\n")
-            except (ConnectionError, asyncio.IncompleteReadError):
-                self.close()
-                if attempt:
-                    raise
-                continue
-            status = int(head.split(b" ", 2)[1])
-            found = _CONTENT_LENGTH.search(head)
-            answer = await self.reader.readexactly(int(found.group(1))) if found else b""
-            if not found or head.startswith(b"HTTP/1.0") or b"onnection: close" in head:
-                if not found:
-                    answer = await self.reader.read()
-                self.close()
-            return status, answer
-        raise AssertionError("unreachable")
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-
-@dataclass
-class Figures:
-    calls: int = 0
-    seconds: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    errors: int = 0
-    cpu: float = 0.0  # CPU seconds the server used
-
-    @property
-    def cpu_per_call(self) -> float:
-        """The server's own CPU time per call, in µs: what load on the machine changes least."""
-        return self.cpu / self.calls * 1e6 if self.calls else float("nan")
-
-    @property
-    def per_second(self) -> float:
-        return self.calls / self.seconds if self.seconds else 0.0
-
-    def percentile(self, p: float) -> float:
-        ordered = sorted(self.latencies)
-        if not ordered:
-            return float("nan")
-        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
-
-
-async def cycle_worker(host: str, port: int, name: str, seconds: float, figures: Figures) -> None:
-    """send, receive, delete on its own queue, until the time is up."""
-    connection = Connection(host, port)
-    try:
-        status, answer = await connection.call("CreateQueue", {"QueueName": name})
-        url = json.loads(answer)["QueueUrl"]
-        end = time.perf_counter() + seconds
-        clock = time.perf_counter
-        latencies = figures.latencies
-        while clock() < end:
-            started = clock()
-            status, _ = await connection.call("SendMessage", {"QueueUrl": url, "MessageBody": "x"})
-            middle = clock()
-            status2, answer = await connection.call(
-                "ReceiveMessage", {"QueueUrl": url, "MaxNumberOfMessages": 1}
-            )
-            after = clock()
-            latencies += (middle - started, after - middle)
-            found = _RECEIPT.search(answer.decode())
-            figures.calls += 2
-            if status != 200 or status2 != 200 or found is None:
-                figures.errors += 1
-                continue
-            before = clock()
-            status, _ = await connection.call(
-                "DeleteMessage", {"QueueUrl": url, "ReceiptHandle": found.group(1)}
-            )
-            latencies.append(clock() - before)
-            figures.calls += 1
-            figures.errors += status != 200
-    finally:
-        connection.close()
-
-
-async def measure(
-    host: str, port: int, seconds: float, tag: str, pid: int | None = None
-) -> Figures:
-    figures = Figures()
-    cpu = cpu_seconds(pid)
-    started = time.perf_counter()
-    await asyncio.gather(
-        *(cycle_worker(host, port, f"{tag}-{i}", seconds, figures) for i in range(CONNECTIONS))
-    )
-    figures.seconds = time.perf_counter() - started
-    figures.cpu = cpu_seconds(pid) - cpu
-    return figures
-
-
-def cpu_seconds(pid: int | None) -> float:
-    """CPU time (user + system) a process has used so far, from /proc (0 where unknown)."""
-    if pid is None:
-        return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- servers ------------------------------------------------------------------------------------
@@ -219,6 +89,12 @@ def start_sqsmock() -> ServerProcess:
     port = free_port()
     args = [sys.executable, "-m", "sqsmock", "serve", "--port", str(port), "--log-level", "error"]
     return ServerProcess("sqsmock", args, port, "/_sqsmock/health")
+
+
+def start_bare(answers: Path) -> ServerProcess:
+    port = free_port()
+    args = [sys.executable, str(ROOT / "benchmarks" / "bare_aiohttp.py"), str(port), str(answers)]
+    return ServerProcess("bare", args, port, "/health")
 
 
 def start_moto() -> ServerProcess:
@@ -299,37 +175,120 @@ def long_polls(seconds: float) -> tuple[Figures, int]:
         server.stop()
 
 
+async def canned_answers(port: int, protocol: str) -> dict[str, list[str]]:
+    """What ``sqsmock serve`` answers to one send/receive/delete cycle: the bare app's answers."""
+    connection = Connection("127.0.0.1", port, protocol)
+    content_type = CONTENT_TYPES[protocol]
+    answers: dict[str, list[str]] = {}
+    try:
+        _, answer = await connection.call("CreateQueue", {"QueueName": f"canned-{protocol}"})
+        answers["CreateQueue"] = [content_type, answer.decode()]
+        url = connection.value(answer, "QueueUrl")
+        _, answer = await connection.call("SendMessage", {"QueueUrl": url, "MessageBody": "x"})
+        answers["SendMessage"] = [content_type, answer.decode()]
+        receive = {"QueueUrl": url, "MaxNumberOfMessages": 1}
+        _, answer = await connection.call("ReceiveMessage", receive)
+        answers["ReceiveMessage"] = [content_type, answer.decode()]
+        delete = {"QueueUrl": url, "ReceiptHandle": connection.value(answer, "ReceiptHandle")}
+        _, answer = await connection.call("DeleteMessage", delete)
+        answers["DeleteMessage"] = [content_type, answer.decode()]
+    finally:
+        connection.close()
+    return answers
+
+
+def cpu(seconds: float, rounds: int) -> dict[str, tuple[Figures, Figures]]:
+    """Per protocol: the median rounds (by CPU per call) of sqsmock and of the bare app."""
+    results: dict[tuple[str, str], list[Figures]] = {}
+    sqsmock_server = start_sqsmock()
+    bare: ServerProcess | None = None
+    try:
+        answers = {p: asyncio.run(canned_answers(sqsmock_server.port, p)) for p in PROTOCOLS}
+        with tempfile.TemporaryDirectory() as directory:
+            path = Path(directory) / "answers.json"
+            path.write_text(json.dumps(answers), encoding="utf-8")
+            bare = start_bare(path)
+        for round_number in range(rounds):
+            for protocol in PROTOCOLS:
+                for server in (sqsmock_server, bare):
+                    tag, pid = f"cpu{round_number}{protocol}", server.process.pid
+                    figures = asyncio.run(
+                        measure("127.0.0.1", server.port, seconds, tag, pid, protocol)
+                    )
+                    results.setdefault((server.name, protocol), []).append(figures)
+                    print(
+                        f"  round {round_number + 1} {protocol:5s} {server.name:8s} {fmt(figures)}",
+                        flush=True,
+                    )
+    finally:
+        sqsmock_server.stop()
+        if bare is not None:
+            bare.stop()
+
+    def median(runs: list[Figures]) -> Figures:
+        return sorted(runs, key=lambda f: f.cpu_per_call)[len(runs) // 2]
+
+    return {p: (median(results["sqsmock", p]), median(results["bare", p])) for p in PROTOCOLS}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("sections", nargs="*", help=f"of {', '.join(SECTIONS)} (default: all)")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of a round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    sections = args.sections or SECTIONS
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        parser.error(f"no section {', '.join(sorted(unknown))}; there are {', '.join(SECTIONS)}")
     import aiohttp
-    import moto
 
     import sqsmock
 
+    versus = ""
+    if "throughput" in sections:
+        import moto
+
+        versus = f" vs moto {moto.__version__}"
     print(
-        f"sqsmock {sqsmock.__version__} (aiohttp {aiohttp.__version__}) vs moto {moto.__version__}"
+        f"sqsmock {sqsmock.__version__} (aiohttp {aiohttp.__version__}){versus}"
         f" | Python {platform.python_version()} | {os.cpu_count()} CPUs | "
         f"{CONNECTIONS} connections, send/receive/delete"
     )
-    print("throughput:")
-    ours, theirs = throughput(args.seconds, args.rounds)
-    ratio = ours.per_second / theirs.per_second if theirs.per_second else float("inf")
-    print(f"long polls: {LONG_POLLS} waiting (WaitTimeSeconds=20, wall clock) on one queue")
-    busy, waiting = long_polls(args.seconds)
-    print(f"  sqsmock  {fmt(busy)}   ({waiting} long polls waiting throughout)")
+    summary: list[str] = []
+    if "throughput" in sections:
+        print("throughput:")
+        ours, theirs = throughput(args.seconds, args.rounds)
+        ratio = ours.per_second / theirs.per_second if theirs.per_second else float("inf")
+        cpu_ratio = theirs.cpu_per_call / ours.cpu_per_call if ours.cpu_per_call else float("nan")
+        verdict = "PASS" if ratio >= 5 else "MISS"
+        summary += [
+            f"  sqsmock  {fmt(ours)}",
+            f"  moto     {fmt(theirs)}",
+            f"  throughput ratio sqsmock/moto: {ratio:.1f}x (target >= 5x) {verdict}",
+            f"  server CPU per call, moto/sqsmock: {cpu_ratio:.1f}x",
+        ]
+    if "long-polls" in sections:
+        print(f"long polls: {LONG_POLLS} waiting (WaitTimeSeconds=20, wall clock) on one queue")
+        busy, waiting = long_polls(args.seconds)
+        print(f"  sqsmock  {fmt(busy)}   ({waiting} long polls waiting throughout)")
+        p99 = busy.percentile(99)
+        verdict = "PASS" if p99 <= 50 and waiting >= LONG_POLLS else "MISS"
+        summary.append(
+            f"  p99 with {LONG_POLLS} long polls waiting: {p99:.2f} ms (target <= 50 ms) {verdict}"
+        )
+    if "cpu" in sections:
+        print("cpu: server CPU per call, sqsmock serve vs a bare aiohttp app with canned answers")
+        for protocol, (ours, bare) in cpu(args.seconds, args.rounds).items():
+            ratio = ours.cpu_per_call / bare.cpu_per_call if bare.cpu_per_call else float("nan")
+            verdict = "PASS" if ratio <= CPU_TARGET else "MISS"
+            summary.append(
+                f"  server CPU per call ({protocol}): sqsmock {ours.cpu_per_call:.0f} µs, "
+                f"bare aiohttp {bare.cpu_per_call:.0f} µs: {ratio:.2f}x "
+                f"(target <= {CPU_TARGET}x) {verdict}"
+            )
     print("summary:")
-    print(f"  sqsmock  {fmt(ours)}")
-    print(f"  moto     {fmt(theirs)}")
-    verdict = "PASS" if ratio >= 5 else "MISS"
-    print(f"  throughput ratio sqsmock/moto: {ratio:.1f}x (target >= 5x) {verdict}")
-    cpu_ratio = theirs.cpu_per_call / ours.cpu_per_call if ours.cpu_per_call else float("nan")
-    print(f"  server CPU per call, moto/sqsmock: {cpu_ratio:.1f}x")
-    p99 = busy.percentile(99)
-    verdict = "PASS" if p99 <= 50 and waiting >= LONG_POLLS else "MISS"
-    print(f"  p99 with {LONG_POLLS} long polls waiting: {p99:.2f} ms (target <= 50 ms) {verdict}")
+    print("\n".join(summary))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qsl
 
 from .._errors import SqsError
 from .._service.addresses import QueueUrls, split_queue_url
@@ -28,6 +27,7 @@ from . import Call, Result, request_id, wire
 from .query import (
     check_form_size,
     decode_query,
+    form_pairs,
     render_query_error,
     render_query_json_error,
     render_query_json_success,
@@ -38,6 +38,7 @@ from .validate import check_types
 __all__ = ["HttpAnswer", "HttpRequest", "ServerUrls", "error_answer", "parse", "render"]
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
+_TARGET_START = len(wire.TARGET_PREFIX)
 _QUERY_CONTENT_TYPE = "text/xml"
 _QUERY_JSON_CONTENT_TYPE = "application/json"
 # Actions SQS refuses when a query-protocol request is sent to a queue's URL (AWS-recorded for
@@ -125,11 +126,40 @@ def _queue_url_path(path: str) -> bool:
     return not path.startswith("/_sqsmock") and split_queue_url(path)[1] is not None
 
 
+#: The credential scope at the head of the ``Authorization`` every SigV4 signer (every SDK)
+#: writes: access key id, region and service in one match. Where it matches, it finds what
+#: ``_CREDENTIAL`` and ``_SERVICE`` would (the same spans at the same, first ``Credential=``);
+#: any other header takes those two searches.
+_SIGV4 = re.compile(
+    r"AWS4-HMAC-SHA256 Credential=([^/,\s]+)/[^/,\s]*/([^/,\s]+)/([A-Za-z0-9._-]{1,64})/"
+)
+_SERVICE = re.compile(r"Credential=[^/,\s]+/[^/]*/[^/]*/([A-Za-z0-9._-]{1,64})/")
+
+
+def _signed(authorization: str) -> tuple[str | None, str | None, str | None]:
+    """(access key id, region, service) of the SigV4 credential scope in ``authorization``;
+    the service (``sqs`` for SQS) None when unsigned, the key and region None when absent."""
+    found = _SIGV4.match(authorization)
+    if found is not None:
+        key, region, service = found.groups()
+        return key, region, service.lower()
+    scope = _CREDENTIAL.search(authorization)
+    signed = _SERVICE.search(authorization)
+    return (
+        None if scope is None else scope.group(1),
+        None if scope is None else scope.group(2),
+        None if signed is None else signed.group(1).lower(),
+    )
+
+
 def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | None, str | None]:
     """(access key id, region) of the SigV4 credential scope, or of SigV2's access key."""
-    found = _CREDENTIAL.search(request.headers.get("authorization", ""))
-    if found is not None:
-        return found.group(1), found.group(2)
+    key, region, _ = _signed(request.headers.get("authorization", ""))
+    return (key, region) if key is not None else _presigned(pairs)
+
+
+def _presigned(pairs: list[tuple[str, str]]) -> tuple[str | None, str | None]:
+    """(access key id, region) of a presigned URL's credential scope, or of SigV2's key."""
     for key, value in pairs:
         if key == "X-Amz-Credential":
             parts = value.split("/")
@@ -139,54 +169,45 @@ def _scope(request: HttpRequest, pairs: list[tuple[str, str]]) -> tuple[str | No
     return None, None
 
 
-_SERVICE = re.compile(r"Credential=[^/,\s]+/[^/]*/[^/]*/([A-Za-z0-9._-]{1,64})/")
-
-
-def _service_of(request: HttpRequest) -> str | None:
-    """The AWS service a request was signed for (``sqs`` for SQS), from the SigV4 credential
-    scope every SDK sends; None when unsigned."""
-    found = _SERVICE.search(request.headers.get("authorization", ""))
-    return None if found is None else found.group(1).lower()
-
-
 def parse(
     request: HttpRequest, *, region: str, account: str, urls: QueueUrls, limit: int | None = None
 ) -> Parsed:
     """The call a request makes, or the ``SqsError`` to answer it with."""
-    if limit is not None and len(request.body) > limit:
+    body = request.body
+    if limit is not None and len(body) > limit:
         raise SqsError("RequestEntityTooLarge", limit=limit)
-    service = _service_of(request)
+    headers = request.headers
+    key, scope_region, service = _signed(headers.get("authorization", ""))
     if service is not None and service != "sqs":
         raise SqsError("NotSqs", service=service)
-    protocol = protocol_of(request)
-    if protocol == "json":
-        target = request.headers["x-amz-target"]
+    target = headers.get("x-amz-target")
+    path = request.path
+    if target is not None:
+        protocol = "json"
         if not target.startswith(wire.TARGET_PREFIX):
             raise SqsError("InvalidAction", action=target)
-        operation = target[len(wire.TARGET_PREFIX) :]
-        params = wire.decode_json(request.body)
+        operation = target[_TARGET_START:]
+        params = wire.decode_json(body)
         pairs = request.query
     else:
-        check_form_size(request.body, len(request.query))
+        protocol = protocol_of(request)
+        check_form_size(body, len(request.query))
         try:
-            text = request.body.decode("utf-8")
-            pairs = request.query + parse_qsl(
-                text, keep_blank_values=True, strict_parsing=False, errors="strict"
-            )
+            pairs = request.query + form_pairs(body.decode("utf-8"))
         except UnicodeDecodeError as error:
             raise SqsError("MalformedQueryString", reason=error.reason) from None
-        to_queue = _queue_url_path(request.path)
+        to_queue = _queue_url_path(path)
         if to_queue and request.method == "GET" and all(key != "Action" for key, _ in pairs):
             raise SqsError("UnknownOperation")
         operation, params = decode_query(pairs)
         if to_queue and operation in _NOT_FOR_QUEUE_URL:
             raise SqsError("InvalidAction", action=operation)
-    key, scope_region = _scope(request, pairs)
+    if key is None and pairs:
+        key, scope_region = _presigned(pairs)
     if key is not None and len(key) == 12 and key.isdigit():
         account = key
     if scope_region:
         region = scope_region
-    path = request.path
     if "QueueUrl" not in params and path.strip("/") and not path.startswith("/_sqsmock"):
         params["QueueUrl"] = path  # posted to the queue's own URL
     check_types(operation, params)

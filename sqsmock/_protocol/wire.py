@@ -9,6 +9,7 @@ query-compatible: SDKs show that code as ``Error.Code``).
 from __future__ import annotations
 
 import json
+import json.encoder
 from typing import Any
 
 from .._errors import SqsError
@@ -27,7 +28,23 @@ JSON_CONTENT_TYPE = "application/x-amz-json-1.0"
 TARGET_PREFIX = "AmazonSQS."
 
 # ASCII escapes: text with lone surrogates (quoted in an error message) still encodes.
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+_dumps = _ENCODER.encode
+# The C encoder ``_dumps`` builds on every call (where the accelerator is there).
+_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
+_ESCAPE: Any = json.encoder.encode_basestring_ascii
+# ``json.loads`` of text, without its checks for bytes and keyword arguments (a leading BOM is
+# refused all the same: no JSON value starts with one).
+_loads = json.JSONDecoder().decode
+
+
+def _dumps_payload(payload: dict[str, Any]) -> str:
+    """``_dumps(payload)``: the same C encoder with the same settings and a fresh check for
+    circular references, without the Python set-up ``encode`` does around it on every call."""
+    if _MAKE_ENCODER is None:
+        return _dumps(payload)
+    encoder = _MAKE_ENCODER({}, _ENCODER.default, _ESCAPE, None, ":", ",", False, False, True)
+    return "".join(encoder(payload, 0))
 
 
 def error_payload(error: SqsError) -> dict[str, str]:
@@ -42,7 +59,7 @@ def json_body(result: Any) -> bytes:
     """The JSON body of a ``Result``."""
     if result.error is not None:
         return _dumps(error_payload(result.error)).encode("utf-8")
-    return _dumps(result.payload or {}).encode("utf-8")
+    return _dumps_payload(result.payload or {}).encode("utf-8")
 
 
 def decode_json(body: bytes) -> dict[str, Any]:
@@ -52,10 +69,10 @@ def decode_json(body: bytes) -> dict[str, Any]:
     UTF-16 and UTF-32), and nest at most ``MAX_NESTING`` levels; a number past Python's digit
     limit for integers is malformed too. All of these are refused before any call is made.
     """
-    if not body.strip():
+    if not body or body.isspace():  # ``not body.strip()``, without copying the body
         return {}
     try:
-        parsed = json.loads(body.decode("utf-8"))
+        parsed = _loads(body.decode("utf-8"))
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise SqsError("InvalidJsonBody") from None
     if not isinstance(parsed, dict):

@@ -181,7 +181,6 @@ class SqsHttpServer:
             response = sqs.refuse(self, request_of(request), SqsError("ServiceUnavailable"))
         else:
             self._in_flight += 1
-            self._idle.clear()
             try:
                 path = request.path
                 if path.startswith(admin.PATH):
@@ -194,8 +193,8 @@ class SqsHttpServer:
                     response = await sqs.answer(self, request)
             finally:
                 self._in_flight -= 1
-                if not self._in_flight:
-                    self._idle.set()
+                if not self._in_flight and self._stopping:
+                    self._idle.set()  # what close() waits for
         if origin is not None:
             response.headers.update(self.guard.cors_headers(origin))
         return response
@@ -216,13 +215,15 @@ class SqsHttpServer:
     def urls(self, host: str | None) -> QueueUrls:
         """Queue URLs as the client sees the server: from the request's ``Host``, unless a
         public URL is fixed; in LocalStack's forms in LocalStack mode."""
-        if not host or not _HOST.fullmatch(host):
-            host = f"{self.host}:{self.port}"
-        urls = self._urls.get(host)
+        urls = self._urls.get(host) if host else None  # only hosts of the right form are kept
         if urls is None:
-            if len(self._urls) > 256:
-                self._urls.clear()
-            urls = self._urls[host] = self._make_urls(host)
+            if not host or not _HOST.fullmatch(host):
+                host = f"{self.host}:{self.port}"
+                urls = self._urls.get(host)
+            if urls is None:
+                if len(self._urls) > 256:
+                    self._urls.clear()
+                urls = self._urls[host] = self._make_urls(host)
         return urls
 
     def _make_urls(self, host: str) -> QueueUrls:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.parse import parse_qsl
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
 from ..._errors import SqsError
 from ..._protocol.http import HttpRequest, Parsed, error_answer, parse, render
+from ..._protocol.query import form_pairs
 from ..._regions import is_region, shown
 from .exchange import expect_continue, request_of, sqs_answer
 from .served import Served
@@ -63,15 +63,25 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
         length = request.content_length
         if length is not None and length > server.body_limit:
             return refuse(server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit))
-        body = await read_body(server, request, http)
-        if isinstance(body, web.StreamResponse):
-            return body
+        content = request.content
+        if content.is_eof() and not content.exception():  # all there: taken at once
+            body = content.read_nowait()
+            if len(body) > server.body_limit:  # a chunked or compressed body
+                return refuse(
+                    server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit)
+                )
+        else:
+            read = await read_body(server, request, http)
+            if isinstance(read, web.StreamResponse):
+                return read
+            body = read
         http.body = body
-        try:
-            raw = request.rel_url.raw_query_string
-            http.query = parse_qsl(raw, keep_blank_values=True, errors="strict") if raw else []
-        except UnicodeDecodeError as error:
-            raise SqsError("MalformedQueryString", reason=error.reason) from None
+        raw = request.rel_url.raw_query_string
+        if raw:
+            try:
+                http.query = form_pairs(raw)
+            except UnicodeDecodeError as error:
+                raise SqsError("MalformedQueryString", reason=error.reason) from None
         runtime = server.runtime
         if runtime.backend_or_none is None:  # stopping
             raise SqsError("ServiceUnavailable")
@@ -111,7 +121,7 @@ async def read_body(
 ) -> bytes | web.StreamResponse:
     """The whole body, or the answer refusing it (too large, too slow, broken)."""
     try:
-        if request.content.is_eof():  # all there already: the common case
+        if request.content.is_eof():  # all there already
             return await request.read()
         await expect_continue(request)
         return await asyncio.wait_for(request.read(), server.read_timeout)
