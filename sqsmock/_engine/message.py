@@ -27,6 +27,7 @@ __all__ = [
     "Message",
     "MessageState",
     "Received",
+    "id_text",
     "key_of_id",
     "new_message_id",
     "system_attributes",
@@ -67,12 +68,12 @@ _HEX32 = re.compile(r"[0-9a-f]{32}").fullmatch
 
 def key_of_id(text: str) -> int | str:
     """A MessageId as a message keeps it (``Message.id_key``, the key the log indexes): a
-    canonical (lower-case) UUID as its 128-bit number, anything else as given -- ``_id_text``
+    canonical (lower-case) UUID as its 128-bit number, anything else as given -- ``id_text``
     gives back exactly the same text either way."""
     return int(text.replace("-", ""), 16) if _UUID(text) else text
 
 
-def _id_text(value: int | str) -> str:
+def id_text(value: int | str) -> str:
     if isinstance(value, str):
         return value
     h = value.to_bytes(16, "big").hex()
@@ -179,7 +180,7 @@ class Message:
 
     @property
     def message_id(self) -> str:
-        return _id_text(self.id_key)
+        return id_text(self.id_key)
 
     @message_id.setter
     def message_id(self, value: str) -> None:

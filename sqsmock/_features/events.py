@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._engine.message import Message, system_attributes
+from .._engine.message import Message, id_text, system_attributes
 from .._service.addresses import split_arn
 
 __all__ = [
@@ -38,9 +38,10 @@ EVENTS = ("sent", "received", "deleted", "dead-lettered")
 
 
 # A raw event: event, queue id, dead-letter queue id or None, time, size, then the message's
-# receive count, first receive, id, body, message attributes, sender, sent time, trace header,
-# sequence number, deduplication id, group id, dead-letter source ARN. Queue ids are
-# "region/account/name", as the engine's.
+# id as it keeps it (``Message.id_key``), body, sender, sent time and its three compact records
+# (``Message.compact_fields``: attributes, their MD5, trace header, MD5 of system attributes,
+# dead-letter source; group, deduplication id, sequence number; receive count, first and last
+# receive, receipt handle). Queue ids are "region/account/name", as the engine's.
 Raw = tuple[Any, ...]
 Where = Callable[["QueueEvent"], object] | str | None
 
@@ -138,9 +139,11 @@ def split_qid(qid: str) -> tuple[str, str, str]:
 
 
 def to_event(raw: Raw) -> QueueEvent:
-    event, qid, dlq, now, _, receive_count, first_receive_at, message_id, body = raw[:9]
-    attributes, sender_id, sent_at, trace_header, sequence_number = raw[9:14]
-    dedup_id, group_id, source = raw[14:]
+    event, qid, dlq, now, _, id_key, body, sender_id, sent_at, extra, fifo, received = raw
+    message_id = id_text(id_key)
+    attributes, _, trace_header, _, source = extra
+    group_id, dedup_id, sequence_number = fifo
+    receive_count, first_receive_at, _, _ = received
     m = Message(
         message_id,
         body,

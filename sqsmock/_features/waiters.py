@@ -48,6 +48,9 @@ from .events import (
 )
 from .waiting import Query, Waiting, Watch
 
+#: Where the dead-letter source ARN sits in ``Message.compact_fields()``'s first record.
+_DLQ_SOURCE = 4
+
 if TYPE_CHECKING:
     from .._engine import Backend, Queue
 
@@ -140,25 +143,23 @@ class EventLog(Waiting):
                 body = m.body
                 size = m.size or len(body)
                 self._bytes += size
+                # The message's own compact records (immutable tuples: a change replaces them),
+                # decoded only when a wait reads the event (``to_event``).
+                extra, fifo, received = m.compact_fields()
                 events.append(
                     (
                         event,
-                        qid or qid_of_arn(m.dlq_source_arn),
+                        qid or qid_of_arn(extra[_DLQ_SOURCE]),
                         dlq,
                         now,
                         size,
-                        m.receive_count,
-                        m.first_receive_at,
-                        m.message_id,
+                        m.id_key,
                         body,
-                        m.attributes or None,
                         m.sender_id,
                         m.sent_at,
-                        m.trace_header,
-                        m.sequence_number,
-                        m.dedup_id,
-                        m.group_id,
-                        m.dlq_source_arn,
+                        extra,
+                        fifo,
+                        received,
                     )
                 )
             self._next += len(messages)
