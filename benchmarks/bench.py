@@ -28,6 +28,13 @@ Sections:
   paths        µs per call of the steady cycle on each in-process path: fast (nothing else
                watches), serialized (another before-call handler sees the wire request), full
                (a before-send handler: built, signed and answered from the prepared request).
+  floors       µs per call of the steady cycle under sqsmock beside botocore answering the same
+               calls itself: on the fast path beside a client whose parameters are validated
+               but not serialized and whose ``before-call`` handler returns canned parsed
+               answers (target <= 1.5x); on the full path (a user's ``before-send`` handler)
+               beside a client answered with canned HTTP bytes by its last ``before-send``
+               handler, signed and parsed by botocore as usual (target <= 1.2x). Timed in CPU
+               time of the process, which other processes on the machine do not inflate.
   chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
                sections too when they were not chosen).
 
@@ -175,11 +182,16 @@ def _skip(what: str, why: str) -> None:
 # -- timing helpers -------------------------------------------------------------------------
 
 
-def _per_call(cycle: Callable[[], None], calls_per_cycle: int, cycles: int) -> float:
-    start = time.perf_counter()
+def _per_call(
+    cycle: Callable[[], None],
+    calls_per_cycle: int,
+    cycles: int,
+    timer: Callable[[], float] = time.perf_counter,
+) -> float:
+    start = timer()
     for _ in range(cycles):
         cycle()
-    return (time.perf_counter() - start) / (cycles * calls_per_cycle) * 1e6
+    return (timer() - start) / (cycles * calls_per_cycle) * 1e6
 
 
 def _rounds(contenders: dict[str, Callable[[int], float]], rounds: int) -> dict[str, float]:
@@ -1162,7 +1174,9 @@ def bench_chart() -> None:
 # -- paths ----------------------------------------------------------------------------------
 
 
-def _path_cycle(event: str | None) -> Callable[[int], float]:
+def _path_cycle(
+    event: str | None, cycles: int = 1000, timer: Callable[[], float] = time.perf_counter
+) -> Callable[[int], float]:
     """The steady cycle under sqsmock, with a no-op handler on ``event`` (None: no handler)."""
 
     def watch(**kwargs: Any) -> None:
@@ -1180,8 +1194,8 @@ def _path_cycle(event: str | None) -> Callable[[int], float]:
                 message = client.receive_message(QueueUrl=url)["Messages"][0]
                 client.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
 
-            _per_call(cycle, 3, 100)  # warm up
-            return _per_call(cycle, 3, 1000)
+            _per_call(cycle, 3, cycles // 10)  # warm up
+            return _per_call(cycle, 3, cycles, timer)
 
     return run
 
@@ -1200,6 +1214,168 @@ def bench_paths() -> None:
         print(f"  {name:10s} {value:8.1f} µs/call")
     _check("paths: serialized / fast", result["serialized"] / result["fast"])
     _check("paths: full / fast", result["full"] / result["fast"])
+
+
+# -- floors ---------------------------------------------------------------------------------
+
+#: The canned answers of the floors: what SQS answers the cycle's three calls, as botocore's
+#: parser returns it (fast floor) and as the wire carries it (full floor).
+_CANNED_ID = "6a1f2b3c-0000-4000-8000-000000000000"
+_CANNED_PARSED: dict[str, dict[str, Any]] = {
+    "SendMessage": {
+        "MD5OfMessageBody": "5d41402abc4b2a76b9719d911017c592",
+        "MessageId": _CANNED_ID,
+    },
+    "ReceiveMessage": {
+        "Messages": [
+            {
+                "MessageId": _CANNED_ID,
+                "ReceiptHandle": "AQEB" + "x" * 160,
+                "MD5OfBody": "5d41402abc4b2a76b9719d911017c592",
+                "Body": "hello",
+            }
+        ]
+    },
+    "DeleteMessage": {},
+}
+_CANNED_HEADERS = {
+    "x-amzn-requestid": _CANNED_ID,
+    "date": "Tue, 01 Dec 2026 00:00:00 GMT",
+    "content-type": "application/x-amz-json-1.0",
+}
+
+
+class _CannedBody:
+    """The ``raw`` of a canned HTTP answer: its bytes, streamed once as urllib3's would be."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield self.body
+
+
+#: Cycles timed per round in ``floors``.
+_FLOOR_CYCLES = 500
+#: ``floors`` compares CPU-bound work in one process: timed in the process's CPU time, so that
+#: what other processes on a shared machine take of the wall clock is not counted in either.
+_FLOOR_TIMER = time.process_time
+
+
+def _floor_cycle(client: Any) -> Callable[[int], float]:
+    """The steady cycle on ``client``, whose handlers answer every call."""
+
+    def cycle() -> None:
+        client.send_message(QueueUrl=URL, MessageBody="hello")
+        message = client.receive_message(QueueUrl=URL)["Messages"][0]
+        client.delete_message(QueueUrl=URL, ReceiptHandle=message["ReceiptHandle"])
+
+    def run(_: int) -> float:
+        _per_call(cycle, 3, _FLOOR_CYCLES // 10)  # warm up
+        return _per_call(cycle, 3, _FLOOR_CYCLES, _FLOOR_TIMER)
+
+    return run
+
+
+def _fast_floor() -> Callable[[int], float]:
+    """botocore alone, as sqsmock's fast path uses it: parameters validated but never
+    serialized, each call answered at ``before-call`` with a canned parsed answer."""
+    from botocore.awsrequest import AWSResponse
+    from botocore.exceptions import ParamValidationError
+
+    client = _client()
+    validator = client._serializer._param_validator
+    answers = {}
+    for operation, parsed in _CANNED_PARSED.items():
+        metadata = {
+            "RequestId": _CANNED_ID,
+            "HTTPStatusCode": 200,
+            "HTTPHeaders": dict(_CANNED_HEADERS),
+            "RetryAttempts": 0,
+        }
+        answers[operation] = (
+            AWSResponse(URL, 200, _CANNED_HEADERS, None),
+            {**parsed, "ResponseMetadata": metadata},
+        )
+
+    def convert(
+        api_params: Any,
+        operation_model: Any,
+        endpoint_url: Any,
+        context: Any = None,
+        headers: Any = None,
+        set_user_agent_header: bool = True,
+    ) -> Any:
+        report = validator.validate(api_params, operation_model.input_shape)
+        if report.has_errors():
+            raise ParamValidationError(report=report.generate_report())
+        return {
+            "url_path": "/",
+            "query_string": "",
+            "method": "POST",
+            "headers": {"X-Amz-Target": f"AmazonSQS.{operation_model.name}", **(headers or {})},
+            "body": b"",
+            "url": endpoint_url,
+            "context": context,
+        }
+
+    def answer(model: Any, **_: Any) -> Any:
+        return answers[model.name]
+
+    client._convert_to_request_dict = convert
+    client.meta.events.register_last("before-call", answer)
+    return _floor_cycle(client)
+
+
+def _full_floor() -> Callable[[int], float]:
+    """botocore alone, as sqsmock's full path uses it: serialized, built, signed, and answered
+    by the last ``before-send`` handler with canned bytes that botocore parses as usual."""
+    from botocore.awsrequest import AWSResponse
+
+    client = _client()
+    bodies = {
+        operation: json.dumps(parsed, separators=(",", ":")).encode()
+        for operation, parsed in _CANNED_PARSED.items()
+    }
+
+    def answer(request: Any, **_: Any) -> Any:
+        target = request.headers["X-Amz-Target"]
+        operation = (target.decode() if isinstance(target, bytes) else target).split(".")[-1]
+        body = bodies[operation]
+        headers = {**_CANNED_HEADERS, "content-length": str(len(body))}
+        return AWSResponse(request.url, 200, headers, _CannedBody(body))
+
+    client.meta.events.register_last("before-send", answer)
+    return _floor_cycle(client)
+
+
+def bench_floors() -> None:
+    print("== sqsmock beside botocore's own floors (CPU µs per call, median of rounds)")
+    result = _rounds(
+        {
+            "fast floor": _fast_floor(),
+            "sqsmock fast": _path_cycle(None, _FLOOR_CYCLES, _FLOOR_TIMER),
+            "full floor": _full_floor(),
+            "sqsmock full": _path_cycle("before-send.sqs", _FLOOR_CYCLES, _FLOOR_TIMER),
+        },
+        rounds=9,
+    )
+    for name, value in result.items():
+        print(f"  {name:12s} {value:8.1f} µs/call")
+    _check(
+        "floors: sqsmock fast / fast floor",
+        result["sqsmock fast"] / result["fast floor"],
+        "<=",
+        1.5,
+        label="sqsmock fast / fast floor",
+    )
+    _check(
+        "floors: sqsmock full / full floor",
+        result["sqsmock full"] / result["full floor"],
+        "<=",
+        1.2,
+        label="sqsmock full / full floor",
+    )
 
 
 # -- summary --------------------------------------------------------------------------------
@@ -1228,6 +1404,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "persistence": bench_persistence,
     "async": bench_async,
     "paths": bench_paths,
+    "floors": bench_floors,
     "chart": bench_chart,
 }
 

@@ -87,8 +87,15 @@ async def _ready(value: Any) -> Any:
 
 
 async def answer_async(
-    runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
+    runtime: Runtime,
+    model: OperationModel,
+    request_dict: Any,
+    context: Any,
+    validated: bool,
+    parsed: bool = True,
 ) -> tuple[Any, Any] | None:
+    """``(http, parsed)``; ``parsed=False`` for an attempt answered at ``before-send``, whose
+    HTTP side aiobotocore parses itself."""
     backend = runtime.backend_or_none
     if backend is None:  # stopped while the call was being made
         return None
@@ -99,7 +106,7 @@ async def answer_async(
     else:
         result = await runtime.call_async(model.name, *call)
     url = str(request_dict.get("url") or "")
-    return render(model, result, clock.now(), url, AioSqsHttpResponse)
+    return render(model, result, clock.now(), url, AioSqsHttpResponse, parsed)
 
 
 def _before_call(
@@ -132,7 +139,7 @@ async def _answer_attempt(context: Any, request: Any) -> Any:
     runtime, model, request_dict, validated = context[_DEFERRED]
     if FULL_KEY in context:
         request_dict = as_sent(request)
-    answered = await answer_async(runtime, model, request_dict, context, validated)
+    answered = await answer_async(runtime, model, request_dict, context, validated, False)
     return attempt_answered(runtime, context, answered)
 
 

@@ -67,14 +67,22 @@ __all__ = ["install", "uninstall"]
 
 
 def answer(
-    runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
+    runtime: Runtime,
+    model: OperationModel,
+    request_dict: Any,
+    context: Any,
+    validated: bool,
+    parsed: bool = True,
 ) -> tuple[Any, Any] | None:
+    """``(http, parsed)``; ``parsed=False`` for an attempt answered at ``before-send``, whose
+    HTTP side botocore parses itself."""
     backend = runtime.backend_or_none
     if backend is None:  # stopped while the call was being made
         return None
     call = prepare(runtime, model, request_dict, context, validated)
     result = call if isinstance(call, Result) else runtime.call(model.name, *call)
-    return render(model, result, backend.clock.now(), str(request_dict.get("url") or ""))
+    url = str(request_dict.get("url") or "")
+    return render(model, result, backend.clock.now(), url, parsed=parsed)
 
 
 def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: Any) -> Any:
@@ -98,7 +106,7 @@ def _before_send(request: Any, **_: Any) -> Any:
     if FULL_KEY in context:
         request_dict = as_sent(request)
     return attempt_answered(
-        runtime, context, answer(runtime, model, request_dict, context, validated)
+        runtime, context, answer(runtime, model, request_dict, context, validated, False)
     )
 
 

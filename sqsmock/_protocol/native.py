@@ -69,10 +69,18 @@ def to_wire(operation: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fresh(value: Any) -> Any:
-    if type(value) is dict:
-        return {k: _fresh(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_fresh(v) for v in value]
+    """A copy of ``value``'s dicts and lists (strings and numbers shared): most answers are
+    flat, so only the nested containers cost a call."""
+    kind = type(value)
+    if kind is dict:
+        out = value.copy()
+        for key, item in out.items():
+            kind = type(item)
+            if kind is dict or kind is list:
+                out[key] = _fresh(item)
+        return out
+    if kind is list:
+        return [item if type(item) is str else _fresh(item) for item in value]
     return value
 
 

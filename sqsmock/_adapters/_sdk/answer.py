@@ -78,8 +78,13 @@ def render(
     now: float,
     url: str,
     http_class: type[SqsHttpResponse] = SqsHttpResponse,
+    parsed: bool = True,
 ) -> tuple[Any, Any]:
-    """``(http response, parsed response)`` for botocore, as SQS's wire answer would give."""
+    """``(http response, parsed response)`` for botocore, as SQS's wire answer would give.
+
+    ``parsed=False``: the parsed side is None -- an answer given at ``before-send``, which
+    botocore parses from the HTTP side itself.
+    """
     headers = {
         "x-amzn-requestid": result.request_id,
         "date": http_date(now),
@@ -88,7 +93,12 @@ def render(
     error = result.error
     if error is not None:
         headers["x-amzn-query-error"] = wire.query_error_header(error)
-        parsed: dict[str, Any] = {
+    http = http_class(url, result, headers)
+    if not parsed:
+        return http, None
+    answer: dict[str, Any]
+    if error is not None:
+        answer = {
             "Error": {
                 "Message": error.message,
                 "Code": error.code,
@@ -97,20 +107,19 @@ def render(
             },
         }
         if _modeled(model, error.code):
-            parsed["message"] = error.message
+            answer["message"] = error.message
     else:
         payload = result.payload or {}
-        parsed = native.from_wire(result.operation, payload) if model.output_shape else {}
-    parsed["ResponseMetadata"] = {
+        answer = native.from_wire(result.operation, payload) if model.output_shape else {}
+    answer["ResponseMetadata"] = {
         "RequestId": result.request_id,
         "HTTPStatusCode": result.status,
         "HTTPHeaders": dict(headers),
         "RetryAttempts": 0,
     }
-    http = http_class(url, result, headers)
     if CHECK_AGAINST_BOTOCORE:
-        _check(model, http, parsed)
-    return http, parsed
+        _check(model, http, answer)
+    return http, answer
 
 
 _MODELED: dict[str, bool] = {}

@@ -7,6 +7,7 @@ or the request as ``prepare`` converts them into the runtime's call.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import weakref
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import botocore.endpoint
+from botocore.awsrequest import HeadersDict
 from botocore.exceptions import ParamValidationError
 from botocore.model import OperationModel
 from botocore.validate import ParamValidationDecorator
@@ -103,7 +105,7 @@ def _plan(emitter: Any, operation: str) -> int:
 
 def _builders_wrapped() -> bool:
     for cls, name in REQUEST_BUILDERS:
-        method = vars(cls).get(name)
+        method = cls.__dict__.get(name)
         if method is not None and getattr(method, "__wrapped__", None) is not None:
             return True
     return False
@@ -111,25 +113,30 @@ def _builders_wrapped() -> bool:
 
 def route(client: Any, operation_model: Any, context: Any) -> int:
     """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other."""
-    if not stack or context is None or not getattr(client.meta.events, SQS_MARK, False):
+    if not stack or context is None:
+        return 0
+    events = client.meta.events
+    if not getattr(events, SQS_MARK, False):
         return 0
     if _builders_wrapped():
         return FULL
     # Remembered per emitter and operation until a handler is registered or unregistered
     # (botocore then replaces the emitter's lookup cache, whose identity is the key).
-    emitter = getattr(client.meta.events, "_emitter", client.meta.events)
+    emitter = getattr(events, "_emitter", events)
     cache = getattr(emitter, "_lookup_cache", None)
+    memo = getattr(emitter, _PLANS, None)
+    if memo is not None and memo[0] is cache and cache is not None:
+        plan: int | None = memo[1].get(operation_model.name)
+        if plan is not None:
+            return plan
     if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
         return FULL
-    memo = getattr(emitter, _PLANS, None)
     if memo is None or memo[0] is not cache:
         memo = (cache, {})
         setattr(emitter, _PLANS, memo)
     plans: dict[str, int] = memo[1]
     operation = operation_model.name
-    plan = plans.get(operation)
-    if plan is None:
-        plan = plans[operation] = _plan(emitter, operation)
+    plan = plans[operation] = _plan(emitter, operation)
     return plan
 
 
@@ -158,10 +165,21 @@ def forget_placeholder_signers() -> None:
     _placeholder_signers.clear()
 
 
+def _header_items(headers: Any) -> Any:
+    """The ``(name, value)`` pairs of a prepared request's headers. botocore's ``HeadersDict``
+    keeps them in a dict by case-insensitive key: read there, the pairs come out as its
+    ``items()`` gives them (same names, values and order) without a lookup per header."""
+    if type(headers) is HeadersDict:
+        found = getattr(headers, "_dict", None)
+        if type(found) is dict:
+            return [(str(key), value) for key, value in found.items()]
+    return headers.items()
+
+
 def as_sent(request: Any) -> dict[str, Any]:
     """The prepared request of a full-path call, as ``prepare`` reads a request dict."""
     headers: dict[str, str] = {}
-    for name, value in request.headers.items():
+    for name, value in _header_items(request.headers):
         if isinstance(value, bytes):
             headers[name] = value.decode("utf-8", "replace")
         elif isinstance(value, str):
@@ -211,16 +229,25 @@ def unserialized_request(
     }
 
 
+def _json_params(body: Any) -> Any:
+    """The parameters in a serialized request's JSON body. botocore writes UTF-8: decoded first,
+    ``json.loads`` is spared guessing the encoding (which it still does for any other)."""
+    if not body:
+        return {}
+    if type(body) is bytes:
+        with contextlib.suppress(UnicodeDecodeError):  # json.loads then finds what it is
+            body = body.decode("utf-8")
+    return json.loads(body)
+
+
 def prepare(
     runtime: Runtime, model: OperationModel, request_dict: Any, context: Any, validated: bool
 ) -> tuple[Request, Call] | Result:
     """The call to hand the runtime -- or, when SQS would reject its types, the error answer."""
     operation = model.name
     params = context.get(_PARAMS)
-    if params is None:  # not through _make_api_call (a client built in an unusual way)
-        body = request_dict.get("body")
-        params = json.loads(body) if body else {}
-        wire_params = params
+    if params is None:  # serialized (or not through _make_api_call): read the body
+        params = wire_params = _json_params(request_dict.get("body"))
     else:
         wire_params = native.to_wire(operation, params)
     caller = Call(
