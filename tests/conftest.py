@@ -10,8 +10,10 @@ point (memory, thousands of messages). Whole modules of that kind are listed in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import botocore.loaders
+import botocore.session
 import pytest
 
 # Loaded before any in-process pytester run: such a run takes the modules first imported during
@@ -24,6 +26,37 @@ from sqsmock._adapters._sdk import answer as sdk_answer
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
 sdk_answer.CHECK_AGAINST_BOTOCORE = True
+
+
+class _BotocoreFiles(botocore.loaders.JSONFileLoader):
+    """Parses each of botocore's own data files once for the whole run.
+
+    A new botocore session parses the endpoints, partitions, retry and SQS model files again
+    (about 0.2 s of JSON), and the suite makes a hundred of them: moto starts a new default
+    session in every mock, and aiobotocore's ``get_session()`` is a new session per client.
+    Those files do not change while the suite runs. Each session keeps its own loader (its
+    search paths, which some tests change, and what it has loaded); only the parse of a file
+    in botocore's data directory is shared, as the clients of one session share theirs.
+    """
+
+    parsed: ClassVar[dict[str, Any]] = {}
+
+    def load_file(self, file_path: str) -> Any:
+        if not file_path.startswith(botocore.loaders.Loader.BUILTIN_DATA_PATH):
+            return super().load_file(file_path)
+        if file_path not in self.parsed:
+            self.parsed[file_path] = super().load_file(file_path)
+        return self.parsed[file_path]
+
+
+def _create_loader(search_path_string: str | None = None) -> botocore.loaders.Loader:
+    loader = botocore.loaders.create_loader(search_path_string)
+    loader.file_loader = _BotocoreFiles()
+    return loader
+
+
+botocore.session.create_loader = _create_loader  # type: ignore[attr-defined]
+
 
 TESTS = Path(__file__).parent
 
