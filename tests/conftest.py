@@ -93,6 +93,15 @@ def _slow_reason(path: Path) -> str | None:
     return None
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m "not slow"``, a module whose every test is slow is not even imported: its tests
+    would all be deselected, and importing them (a browser driver, Celery, mypy's API) is a good
+    part of the quick selection's collection. Any other selection collects them as usual."""
+    if config.getoption("markexpr", "").strip() == "not slow" and _slow_reason(collection_path):
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _slow_reason(item.path) is not None:
