@@ -9,9 +9,13 @@ point (memory, thousands of messages). Whole modules of that kind are listed in
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import boto3
+import botocore.loaders
+import botocore.session
 import pytest
 
 # Loaded before any in-process pytester run: such a run takes the modules first imported during
@@ -24,6 +28,64 @@ from sqsmock._adapters._sdk import answer as sdk_answer
 # Every successful answer in the suite is also parsed by botocore's own parser; the fast path
 # that users get must produce exactly the same result.
 sdk_answer.CHECK_AGAINST_BOTOCORE = True
+
+
+#: botocore's and boto3's data directories, and the user's own (``~/.aws/models``): nothing in
+#: them changes while the suite runs.
+_FIXED_DATA = (
+    botocore.loaders.Loader.BUILTIN_DATA_PATH,
+    os.path.join(os.path.dirname(boto3.__file__), "data"),
+    botocore.loaders.Loader.CUSTOMER_DATA_PATH,
+)
+
+
+class _BotocoreFiles(botocore.loaders.JSONFileLoader):
+    """Parses each file of the fixed data directories once for the whole run (see ``_Loader``)."""
+
+    parsed: ClassVar[dict[str, Any]] = {}
+
+    def load_file(self, file_path: str) -> Any:
+        if not file_path.startswith(_FIXED_DATA):
+            return super().load_file(file_path)
+        if file_path not in self.parsed:
+            self.parsed[file_path] = super().load_file(file_path)
+        return self.parsed[file_path]
+
+
+class _Loader(botocore.loaders.Loader):
+    """A botocore session's loader that shares what does not change while the suite runs.
+
+    A new botocore session parses the endpoints, partitions, retry and SQS model files again
+    (about 0.2 s of JSON) and lists the services in botocore's data directory again, and the
+    suite makes a hundred of them: moto starts a new default session in every mock, and
+    aiobotocore's ``get_session()`` is a new session per client. Each session keeps its own
+    loader (its search paths, which some tests change, and what it has loaded); only the parse
+    of a file in the fixed data directories, and the services listed when the loader searches
+    those alone, are shared -- as the clients of one session share theirs.
+    """
+
+    FILE_LOADER_CLASS = _BotocoreFiles
+    listed: ClassVar[dict[tuple[str, ...], list[str]]] = {}
+
+    def list_available_services(self, type_name: str) -> list[str]:
+        if not set(self.search_paths) <= set(_FIXED_DATA):
+            return list(super().list_available_services(type_name))
+        key = (*self.search_paths, type_name)
+        if key not in self.listed:
+            self.listed[key] = list(super().list_available_services(type_name))
+        return list(self.listed[key])
+
+
+def _create_loader(search_path_string: str | None = None) -> botocore.loaders.Loader:
+    """``botocore.loaders.create_loader``, making a ``_Loader``."""
+    if search_path_string is None:
+        return _Loader()
+    paths = search_path_string.split(os.pathsep)
+    return _Loader(extra_search_paths=[os.path.expanduser(os.path.expandvars(p)) for p in paths])
+
+
+botocore.session.create_loader = _create_loader  # type: ignore[attr-defined]
+
 
 TESTS = Path(__file__).parent
 
@@ -57,6 +119,15 @@ def _slow_reason(path: Path) -> str | None:
     for name in (relative.parts[0], relative.as_posix()):
         if name in SLOW_MODULES:
             return SLOW_MODULES[name]
+    return None
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m "not slow"``, a module whose every test is slow is not even imported: its tests
+    would all be deselected, and importing them (a browser driver, Celery, mypy's API) is a good
+    part of the quick selection's collection. Any other selection collects them as usual."""
+    if config.getoption("markexpr", "").strip() == "not slow" and _slow_reason(collection_path):
+        return True
     return None
 
 

@@ -7,6 +7,7 @@ way: they read the package source and fail when a module builds an error message
 from __future__ import annotations
 
 import ast
+import functools
 import string
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,16 +65,21 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-def modules() -> Iterator[tuple[str, ast.Module]]:
-    """Every module of the package but the error table's own, by path relative to the package."""
+@functools.cache
+def modules() -> tuple[tuple[str, tuple[ast.AST, ...]], ...]:
+    """Every module of the package but the error table's own, by path relative to the package,
+    with all its nodes (``ast.walk``'s order); parsed and walked once for all the tests here."""
+    found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
         if not relative.startswith("_errors/"):
-            yield relative, ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+            found.append((relative, tuple(ast.walk(tree))))
+    return tuple(found)
 
 
-def sqs_error_calls(tree: ast.Module) -> Iterator[ast.Call]:
-    for node in ast.walk(tree):
+def sqs_error_calls(nodes: tuple[ast.AST, ...]) -> Iterator[ast.Call]:
+    for node in nodes:
         if isinstance(node, ast.Call):
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
@@ -137,11 +143,11 @@ def test_no_entry_passes_free_text_through() -> None:
 def test_no_module_builds_its_own_message() -> None:
     """Outside ``_errors`` no ``SqsError(..., message=...)`` and no free-text helpers."""
     offences: list[str] = []
-    for module, tree in modules():
-        for call in sqs_error_calls(tree):
+    for module, nodes in modules():
+        for call in sqs_error_calls(nodes):
             if any(keyword.arg == "message" for keyword in call.keywords):
                 offences.append(f"{module}:{call.lineno}: SqsError(..., message=...)")
-        for node in ast.walk(tree):
+        for node in nodes:
             if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_errors"):
                 offences += [
                     f"{module}:{node.lineno}: imports {alias.name}"
@@ -155,8 +161,8 @@ def test_no_module_builds_its_own_message() -> None:
 
 def test_every_raise_site_names_an_entry_and_fills_its_fields() -> None:
     offences: list[str] = []
-    for module, tree in modules():
-        for call in sqs_error_calls(tree):
+    for module, nodes in modules():
+        for call in sqs_error_calls(nodes):
             name = literal(call.args[0]) if call.args else None
             if name is None:
                 continue  # the entry is chosen by the caller, e.g. optional_int's ``error``
@@ -175,8 +181,8 @@ def test_every_raise_site_names_an_entry_and_fills_its_fields() -> None:
 def test_optional_int_errors_are_entries_about_the_value() -> None:
     """``optional_int(request, name, low, high, error)`` raises ``SqsError(error, value=...)``."""
     offences: list[str] = []
-    for module, tree in modules():
-        for node in ast.walk(tree):
+    for module, nodes in modules():
+        for node in nodes:
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "optional_int":
                 error = literal(node.args[4]) if len(node.args) == 5 else None
                 if error not in ERRORS or not fields(ERRORS[error].template) <= {"value"}:
@@ -186,8 +192,8 @@ def test_optional_int_errors_are_entries_about_the_value() -> None:
 
 def test_every_entry_is_raised_somewhere() -> None:
     named: set[str] = set()
-    for _, tree in modules():
-        named |= {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+    for _, nodes in modules():
+        named |= {node.value for node in nodes if isinstance(node, ast.Constant)}
     unused = set(ERRORS) - named
     assert not unused
 

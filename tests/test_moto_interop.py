@@ -39,9 +39,15 @@ ACCOUNT = "123456789012"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: The clients of the test running with ``both``, by service: made once each in the test, as
+#: an application keeps its clients. Other tests make a new client at every call.
+_clients: dict[str, Any] | None = None
+
+
 @pytest.fixture(params=["moto-outside", "sqsmock-outside"])
 def both(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Both mocks active, nested in either order; the sqsmock handle."""
+    global _clients
     sqsmock_mock, moto_mock = mock_sqs(), mock_aws()
     with ExitStack() as stack:
         if request.param == "moto-outside":
@@ -50,11 +56,19 @@ def both(request: pytest.FixtureRequest) -> Iterator[Any]:
         else:
             handle = stack.enter_context(sqsmock_mock)
             stack.enter_context(moto_mock)
-        yield handle
+        _clients = {}
+        try:
+            yield handle
+        finally:
+            _clients = None
 
 
 def client(service: str) -> Any:
-    return boto3.client(service, region_name=REGION)
+    if _clients is None:
+        return boto3.client(service, region_name=REGION)
+    if service not in _clients:
+        _clients[service] = boto3.client(service, region_name=REGION)
+    return _clients[service]
 
 
 def make_queue(name: str, **attributes: str) -> tuple[str, str]:

@@ -1014,7 +1014,8 @@ def test_namespace_that_prefixes_another_is_isolated(store: Store, client: Any) 
         outer.stop()
 
 
-def test_default_namespace_is_sqsmock(client: Any) -> None:
+def test_default_namespace_is_sqsmock(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # not one of pytest-xdist's workers
     redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
     with mock_sqs(persistence=redis, clock="frozen"):
         client.create_queue(QueueName="q")

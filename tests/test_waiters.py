@@ -151,6 +151,9 @@ class Worker(threading.Thread):
 
     def stop(self) -> None:
         self.stopping.set()
+        # A message ends the long poll under way at once (it is taken like any other), where
+        # the poll would otherwise end only when its second is up.
+        self.client.send_message(QueueUrl=self.url, MessageBody="stop")
         self.join(10)
 
 
