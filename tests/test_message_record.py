@@ -12,21 +12,25 @@ import pytest
 from sqsmock._engine.message import Message, key_of_id, new_message_id
 from sqsmock._engine.records import decode_message, encode_message
 
+#: A fixed UUID (test ids must be the same in every process that collects them).
+SOME_UUID = str(uuid.UUID("7f1c2a3e-5b6d-4e8f-9a0b-1c2d3e4f5a6b"))
 ODD_IDS = [
     "m1",
     "",
-    str(uuid.uuid4()).upper(),
-    str(uuid.uuid4()).replace("-", "_"),
-    " " + str(uuid.uuid4())[1:],
-    "+" + str(uuid.uuid4())[1:],
-    str(uuid.uuid4())[:-1] + "g",
-    str(uuid.uuid4()).replace("-", ""),
+    SOME_UUID.upper(),
+    SOME_UUID.replace("-", "_"),
+    " " + SOME_UUID[1:],
+    "+" + SOME_UUID[1:],
+    SOME_UUID[:-1] + "g",
+    SOME_UUID.replace("-", ""),
 ]
 ODD_DIGESTS = ["md5", "", "D41D8CD98F00B204E9800998ECF8427E", " " * 32, "+" + "0" * 31, "0_" * 16]
 
 
-@pytest.mark.parametrize("message_id", [new_message_id(), str(uuid.uuid4()), *ODD_IDS])
+@pytest.mark.parametrize("message_id", ["<new>", SOME_UUID, *ODD_IDS])
 def test_message_ids_read_back_as_given(message_id: str) -> None:
+    if message_id == "<new>":
+        message_id = new_message_id()
     m = Message(message_id, "b", "d41d8cd98f00b204e9800998ecf8427e")
     assert m.message_id == message_id
     assert isinstance(m.id_key, int) == (message_id not in ODD_IDS)  # kept as a number or text
