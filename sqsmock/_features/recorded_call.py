@@ -11,24 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from .._protocol.native import copy_containers
 from .._service.addresses import split_queue_url
 
 __all__ = ["CallPage", "RecordedCall", "queue_name", "snapshot"]
 
 
-def snapshot(value: Any) -> Any:
-    """A copy of ``value``'s dicts and lists; everything else (strings, numbers) is shared."""
-    kind = type(value)
-    if kind is dict:
-        out = value.copy()
-        for key, item in out.items():
-            kind = type(item)
-            if kind is dict or kind is list:
-                out[key] = snapshot(item)
-        return out
-    if kind is list:
-        return [v if type(v) is str else snapshot(v) for v in value]
-    return value
+#: A copy of a value's dicts and lists, its strings and numbers shared (the same copy the
+#: in-process answers are handed out as).
+snapshot = copy_containers
 
 
 class RecordedCall:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-__all__ = ["from_wire", "to_wire"]
+__all__ = ["copy_containers", "from_wire", "to_wire"]
 
 _SENDS = frozenset({"SendMessage", "SendMessageBatch"})
 
@@ -68,7 +68,7 @@ def to_wire(operation: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _fresh(value: Any) -> Any:
+def copy_containers(value: Any) -> Any:
     """A copy of ``value``'s dicts and lists (strings and numbers shared): most answers are
     flat, so only the nested containers cost a call."""
     kind = type(value)
@@ -77,10 +77,10 @@ def _fresh(value: Any) -> Any:
         for key, item in out.items():
             kind = type(item)
             if kind is dict or kind is list:
-                out[key] = _fresh(item)
+                out[key] = copy_containers(item)
         return out
     if kind is list:
-        return [item if type(item) is str else _fresh(item) for item in value]
+        return [item if type(item) is str else copy_containers(item) for item in value]
     return value
 
 
@@ -116,4 +116,4 @@ def from_wire(operation: str, payload: dict[str, Any]) -> dict[str, Any]:
         if messages is None:
             return {}
         return {"Messages": [_message_from_wire(m) for m in messages]}
-    return _fresh(payload)  # type: ignore[no-any-return]
+    return copy_containers(payload)  # type: ignore[no-any-return]
