@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -10,11 +11,12 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -294,3 +296,18 @@ def _drain(fd: int) -> None:
             pass
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def real_namespace(client: redis.Redis, namespace: str) -> Iterator[tuple[redis.Redis, str]]:
+    """``client`` of the real Redis server with ``namespace`` in it, its keys deleted afterwards;
+    the test fails (never skips) when that server does not answer."""
+    problem = real_redis_problem(client)
+    if problem is not None:
+        pytest.fail(f"the Redis server at {REAL_HOST}:{REAL_PORT} is not reachable ({problem})")
+    try:
+        yield client, namespace
+    finally:
+        keys = list(client.scan_iter(match=namespace + "*"))
+        if keys:
+            client.delete(*keys)

@@ -19,7 +19,7 @@ from typing import Any
 import boto3
 import pytest
 import redis
-from persist_support import REAL_HOST, REAL_PORT, PrivateRedis, qid, real_redis_problem, text
+from persist_support import REAL_HOST, REAL_PORT, PrivateRedis, qid, real_namespace, text
 
 from sqsmock import FrozenClock, mock_sqs
 
@@ -43,16 +43,10 @@ def _stored_bodies(client: Any, namespace: str, name: str) -> list[str]:
 def plain() -> Iterator[tuple[redis.Redis, str]]:
     """A plain redis-py client of the real server, and a fresh namespace (dropped after)."""
     client = redis.Redis(host=REAL_HOST, port=REAL_PORT, socket_timeout=2)
-    problem = real_redis_problem(client)
-    if problem is not None:
-        pytest.fail(f"the Redis server at {REAL_HOST}:{REAL_PORT} is not reachable ({problem})")
-    namespace = _namespace()
     try:
-        yield client, namespace
+        with real_namespace(client, _namespace()) as found:
+            yield found
     finally:
-        keys = list(client.scan_iter(match=namespace + "*"))
-        if keys:
-            client.delete(*keys)
         client.close()
 
 

@@ -30,7 +30,7 @@ from persist_support import (
     FaultyRedis,
     PrivateRedis,
     qid,
-    real_redis_problem,
+    real_namespace,
     redis_client,
     text,
 )
@@ -56,17 +56,8 @@ def _namespace() -> str:
 @pytest.fixture
 def real() -> Iterator[tuple[redis.Redis, str]]:
     """The real Redis server and a fresh namespace in it (wiped afterwards)."""
-    client = redis_client(REAL_HOST, REAL_PORT)
-    problem = real_redis_problem(client)
-    if problem is not None:
-        pytest.fail(f"the Redis server at {REAL_HOST}:{REAL_PORT} is not reachable ({problem})")
-    namespace = _namespace()
-    try:
-        yield client, namespace
-    finally:
-        keys = list(client.scan_iter(match=namespace + "*"))
-        if keys:
-            client.delete(*keys)
+    with real_namespace(redis_client(REAL_HOST, REAL_PORT), _namespace()) as found:
+        yield found
 
 
 @pytest.fixture(params=["fakeredis", "redis"])
