@@ -14,9 +14,10 @@ receive's answer) takes it before: ``carry()`` for a move, ``Received`` for an a
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any, Literal, NamedTuple
+
+from .ids import new_message_key, uuid_text
 
 __all__ = [
     "DELAYED",
@@ -30,6 +31,7 @@ __all__ = [
     "id_text",
     "key_of_id",
     "new_message_id",
+    "new_message_key",
     "system_attributes",
 ]
 
@@ -58,26 +60,24 @@ SYSTEM_ATTRIBUTE_NAMES = frozenset(
 
 def new_message_id() -> str:
     """A random (version 4) UUID string, cheaper than ``str(uuid.uuid4())``."""
-    h = os.urandom(16).hex()
-    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:32]}"
+    return uuid_text(new_message_key())
 
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").fullmatch
 _HEX32 = re.compile(r"[0-9a-f]{32}").fullmatch
 
 
-def key_of_id(text: str) -> int | str:
+def key_of_id(text: str | int) -> int | str:
     """A MessageId as a message keeps it (``Message.id_key``, the key the log indexes): a
     canonical (lower-case) UUID as its 128-bit number, anything else as given -- ``id_text``
     gives back exactly the same text either way."""
+    if isinstance(text, int):  # a key already (``new_message_key``)
+        return text
     return int(text.replace("-", ""), 16) if _UUID(text) else text
 
 
 def id_text(value: int | str) -> str:
-    if isinstance(value, str):
-        return value
-    h = value.to_bytes(16, "big").hex()
-    return "-".join((h[:8], h[8:12], h[12:16], h[16:20], h[20:]))
+    return value if isinstance(value, str) else uuid_text(value)
 
 
 def _pack_md5(text: str) -> int | str:
@@ -137,7 +137,7 @@ class Message:
 
     def __init__(
         self,
-        message_id: str,
+        message_id: str | int,
         body: str,
         md5_body: str,
         *,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
+
+from .ids import new_nonce
 
 __all__ = ["decode_receipt", "new_receipt"]
 
@@ -18,7 +19,7 @@ _SEP = "\x1f"
 
 
 def new_receipt(queue_arn: str, message_id: str) -> str:
-    raw = f"{queue_arn}{_SEP}{message_id}{_SEP}{os.urandom(9).hex()}".encode()
+    raw = f"{queue_arn}{_SEP}{message_id}{_SEP}{new_nonce(72)}".encode()
     return _PREFIX + base64.b64encode(raw).decode("ascii")
 
 

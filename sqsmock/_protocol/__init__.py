@@ -13,9 +13,8 @@ or up to the ``LongPoll`` of a receive that waits, which a thread blocks on
 
 from __future__ import annotations
 
-from random import getrandbits
-
 from .._engine import Backend, Clock
+from .._engine.ids import new_request_id
 from .._errors import SqsError
 from .._service import Call, LongPoll, Request, Response, Runner, dispatch
 from .._service._wait import wait, wait_async
@@ -34,10 +33,9 @@ __all__ = [
 
 
 def request_id() -> str:
-    """A fresh request id in the UUID form SQS uses (cheaper than ``uuid.uuid4``: an id needs
-    to be unique, not unguessable, so no system call for random bytes)."""
-    h = f"{getrandbits(128):032x}"
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    """A fresh request id in the UUID form SQS uses (``_engine.ids``: unique, not
+    unguessable, and cheap)."""
+    return new_request_id()
 
 
 class Result:
@@ -56,7 +54,7 @@ class Result:
         self.status = status
         self.payload = payload
         self.error = error
-        self.request_id = request_id()
+        self.request_id = new_request_id()
 
     @classmethod
     def of_error(cls, operation: str, error: SqsError) -> Result:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._engine import Message, Queue
-from .._engine.message import new_message_id
+from .._engine.message import new_message_key
 from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_body
@@ -76,7 +76,7 @@ def build_message(
                 raise SqsError("MissingDeduplicationId")
             dedup = hashlib.sha256(body.encode("utf-8")).hexdigest()
     message = Message(
-        new_message_id(),
+        new_message_key(),
         body,
         md5_of_body(body),
         attributes=attributes,
