@@ -43,6 +43,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import SqsHttpResponse, render
+from ._sdk.endpoints import cached_endpoint, remember_endpoint
 from ._sdk.hook import hook, hooked, install_wrappers, uninstall_wrappers
 from ._sdk.paths import (
     FAST,
@@ -211,6 +212,25 @@ async def _convert_to_request_dict(
     )
 
 
+async def _resolve_endpoint_ruleset(
+    self: Any,
+    operation_model: Any,
+    params: Any,
+    request_context: Any,
+    ignore_signing_region: bool = False,
+) -> Any:
+    if stack:
+        found = cached_endpoint(self, operation_model, request_context, ignore_signing_region)
+        if found is not None:
+            return found
+    resolved = await _previous["_resolve_endpoint_ruleset"].__get__(self)(
+        operation_model, params, request_context, ignore_signing_region
+    )
+    if stack:
+        remember_endpoint(self, operation_model, request_context, resolved, ignore_signing_region)
+    return resolved
+
+
 async def _send(self: Any, request: Any) -> Any:
     if stack:
         error = refused(self, request)
@@ -234,6 +254,10 @@ _WRAPPERS: list[tuple[type, str, Callable[..., Any]]] = [
 if inspect.iscoroutinefunction(vars(_CLASS).get("_convert_to_request_dict")):
     _previous["_convert_to_request_dict"] = vars(_CLASS)["_convert_to_request_dict"]
     _WRAPPERS.append((_CLASS, "_convert_to_request_dict", _convert_to_request_dict))
+#: Likewise its own ``_resolve_endpoint_ruleset`` (a coroutine).
+if inspect.iscoroutinefunction(vars(_CLASS).get("_resolve_endpoint_ruleset")):
+    _previous["_resolve_endpoint_ruleset"] = vars(_CLASS)["_resolve_endpoint_ruleset"]
+    _WRAPPERS.append((_CLASS, "_resolve_endpoint_ruleset", _resolve_endpoint_ruleset))
 # How aiobotocore builds a request: wrapped (as aws-xray-sdk wraps its prepare_request), the
 # full path is taken.
 REQUEST_BUILDERS.extend([(AioEndpoint, "create_request"), (AioEndpoint, "prepare_request")])

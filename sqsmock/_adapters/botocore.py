@@ -13,6 +13,9 @@ While at least one mock is active:
   serialize them: they are kept for the answer, and the request carries only its headers --
   nobody will send it, and nobody else looks. When another handler looks, botocore serializes
   the request as usual.
+* On the fast path ``BaseClient._resolve_endpoint_ruleset`` hands back the endpoint it resolved
+  for the client's first call of the operation (``_sdk.endpoints``): for SQS it cannot change
+  from one call to the next, and resolving it is a sizeable share of a call's cost.
 * The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
   hands the call to the innermost active runtime. Its answer becomes ``(http, parsed)`` for
   botocore, which then skips signing and sending, emits ``after-call`` and raises modeled
@@ -45,6 +48,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import render
+from ._sdk.endpoints import cached_endpoint, remember_endpoint
 from ._sdk.hook import HOOKED_MARK, hook, install_wrappers, uninstall_wrappers
 from ._sdk.paths import (
     FAST,
@@ -140,6 +144,25 @@ def _convert_to_request_dict(
     )
 
 
+def _resolve_endpoint_ruleset(
+    self: Any,
+    operation_model: Any,
+    params: Any,
+    request_context: Any,
+    ignore_signing_region: bool = False,
+) -> Any:
+    if stack:
+        found = cached_endpoint(self, operation_model, request_context, ignore_signing_region)
+        if found is not None:
+            return found
+    resolved = _previous["_resolve_endpoint_ruleset"].__get__(self)(
+        operation_model, params, request_context, ignore_signing_region
+    )
+    if stack:
+        remember_endpoint(self, operation_model, request_context, resolved, ignore_signing_region)
+    return resolved
+
+
 # -- nothing leaves for AWS -------------------------------------------------------------------
 
 
@@ -159,11 +182,13 @@ def _send(self: Any, request: Any) -> Any:
 _previous: dict[str, Callable[..., Any]] = {
     "_make_api_call": botocore.client.BaseClient._make_api_call,
     "_convert_to_request_dict": botocore.client.BaseClient._convert_to_request_dict,
+    "_resolve_endpoint_ruleset": botocore.client.BaseClient._resolve_endpoint_ruleset,
     "_send": botocore.endpoint.Endpoint._send,
 }
 _WRAPPERS: list[tuple[type, str, Callable[..., Any]]] = [
     (botocore.client.BaseClient, "_make_api_call", _make_api_call),
     (botocore.client.BaseClient, "_convert_to_request_dict", _convert_to_request_dict),
+    (botocore.client.BaseClient, "_resolve_endpoint_ruleset", _resolve_endpoint_ruleset),
     (botocore.endpoint.Endpoint, "_send", _send),
 ]
 

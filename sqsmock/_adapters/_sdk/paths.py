@@ -40,6 +40,7 @@ __all__ = [
     "prepare",
     "route",
     "unserialized_request",
+    "watched",
 ]
 
 # -- which path a call takes ----------------------------------------------------------------
@@ -131,13 +132,38 @@ def route(client: Any, operation_model: Any, context: Any) -> int:
             return plan
     if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
         return FULL
-    if memo is None or memo[0] is not cache:
-        memo = (cache, {})
-        setattr(emitter, _PLANS, memo)
-    plans: dict[str, int] = memo[1]
+    plans = _plans(emitter, cache)
     operation = operation_model.name
     plan = plans[operation] = _plan(emitter, operation)
     return plan
+
+
+def _plans(emitter: Any, cache: Any) -> dict[Any, int]:
+    """What ``route`` and ``watched`` found for ``emitter``, while its handlers stay as they
+    are (botocore replaces the emitter's lookup cache when they change)."""
+    memo = getattr(emitter, _PLANS, None)
+    if memo is None or memo[0] is not cache:
+        memo = (cache, {})
+        setattr(emitter, _PLANS, memo)
+    plans: dict[Any, int] = memo[1]
+    return plans
+
+
+def watched(client: Any, operation_model: Any, event: str) -> bool:
+    """Does a handler other than botocore's, boto3's or sqsmock's listen to ``event`` for this
+    client's calls of ``operation_model``?"""
+    events = client.meta.events
+    emitter = getattr(events, "_emitter", events)
+    cache = getattr(emitter, "_lookup_cache", None)
+    if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
+        return True
+    plans = _plans(emitter, cache)
+    key = (event, operation_model.name)
+    found = plans.get(key)
+    if found is None:
+        search = emitter._handlers.prefix_search(f"{event}.sqs.{operation_model.name}")
+        found = plans[key] = int(any(_foreign(h) for h in search))
+    return bool(found)
 
 
 def full_path(client: Any, context: Any, credentials: Callable[..., Any] | None = None) -> None:

@@ -1,0 +1,98 @@
+"""A fast-path call's endpoint, resolved once per client and operation instead of on every call.
+
+botocore resolves the endpoint of every call from the service's endpoint ruleset: it gathers
+the ruleset's parameters (region, FIPS, dual-stack, a configured ``endpoint_url``), emits
+``before-endpoint-resolution``, and evaluates the rules -- a sizeable share of a call's cost.
+For SQS every one of those parameters is the client's own, fixed when the client is made, so the
+answer cannot change from one call to the next. On the fast path (nobody else watches the call:
+``paths.route``) sqsmock therefore keeps each client's answer per operation and hands it back,
+with the same changes to the call's context that botocore makes (an endpoint's auth scheme sets
+``auth_type`` and ``signing``).
+
+It is only kept when nothing could make two calls' answers differ: the ruleset reads no
+parameter but the client's built-ins, the operation has no context parameters, and no handler
+but botocore's, boto3's and sqsmock's own listens to ``before-endpoint-resolution``. A first
+resolution that fails is not kept: the next call fails the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .paths import FAST, route, watched
+
+__all__ = ["cached_endpoint", "remember_endpoint"]
+
+#: The built-ins an SQS endpoint depends on: each is fixed when the client is made.
+_CLIENT_BUILTINS = frozenset({"AWS::Region", "AWS::UseFIPS", "AWS::UseDualStack", "SDK::Endpoint"})
+_CACHE = "_sqsmock_endpoints"
+_NO_AUTH = object()
+
+
+def _cacheable(
+    client: Any, operation_model: Any, context: Any, ignore_signing_region: bool
+) -> bool:
+    if ignore_signing_region or context is None or route(client, operation_model, context) != FAST:
+        return False
+    return not watched(client, operation_model, "before-endpoint-resolution")
+
+
+def cached_endpoint(
+    client: Any, operation_model: Any, context: Any, ignore_signing_region: bool = False
+) -> tuple[Any, dict[str, Any], Any] | None:
+    """The kept ``(url, headers, properties)`` of this call's endpoint, its changes applied to
+    ``context``; None when there is none (botocore then resolves it: ``remember_endpoint``)."""
+    if not _cacheable(client, operation_model, context, ignore_signing_region):
+        return None
+    kept = client.__dict__.get(_CACHE)
+    found = None if kept is None else kept.get(operation_model.name)
+    if found is None:
+        return None
+    url, headers, properties, auth_type, signing = found
+    if auth_type is not _NO_AUTH:
+        context["auth_type"] = auth_type
+        if "signing" in context:
+            context["signing"].update(signing)
+        else:
+            context["signing"] = dict(signing)
+    return url, dict(headers), properties
+
+
+def remember_endpoint(
+    client: Any,
+    operation_model: Any,
+    context: Any,
+    resolved: tuple[Any, dict[str, Any], Any],
+    ignore_signing_region: bool = False,
+) -> None:
+    """Keep what botocore resolved for this call, when later calls would get the same."""
+    if not _cacheable(client, operation_model, context, ignore_signing_region):
+        return
+    resolver = getattr(client, "_ruleset_resolver", None)
+    if resolver is None:
+        return
+    definitions = getattr(resolver, "_param_definitions", None)
+    if not isinstance(definitions, dict) or any(
+        getattr(d, "builtin", None) not in _CLIENT_BUILTINS for d in definitions.values()
+    ):
+        return
+    if (
+        operation_model.static_context_parameters
+        or operation_model.context_parameters
+        or getattr(operation_model, "operation_context_parameters", None)
+    ):
+        return
+    url, headers, properties = resolved
+    auth_type: Any = _NO_AUTH
+    signing: dict[str, Any] = {}
+    schemes = properties.get("authSchemes") if isinstance(properties, dict) else None
+    if schemes is not None:
+        auth_type, signing = resolver.auth_schemes_to_signing_ctx(schemes)
+        signing = dict(signing)
+    client.__dict__.setdefault(_CACHE, {})[operation_model.name] = (
+        url,
+        dict(headers),
+        properties,
+        auth_type,
+        signing,
+    )
