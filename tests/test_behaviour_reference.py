@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from server_support import call_json, call_query
 from sqs_asserts import assert_error
+
+import sqsmock
 
 pytestmark = pytest.mark.sqsmock(clock="frozen")
 
@@ -85,6 +88,33 @@ def test_trace_header_system_attribute_must_be_a_string(sqs_client, value):
         "Message system attribute 'AWSTraceHeader' must be of type 'String'.",
     )
     assert visible_count(sqs_client, url) == "0"
+
+
+TRACE_HEADER = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+
+
+@pytest.mark.slow
+def test_trace_id_request_header_sets_the_trace_header_over_http():
+    """`MessageSystemAttributes` accepts only `AWSTraceHeader` (String); the `X-Amzn-Trace-Id`
+    request header sets it too."""
+    with sqsmock.serve(port=0) as server:
+        endpoint = server.endpoint_url
+        url = call_json(endpoint, "CreateQueue", {"QueueName": "q"}).json()["QueueUrl"]
+        traced = {"X-Amzn-Trace-Id": TRACE_HEADER}
+        sent = call_json(endpoint, "SendMessage", {"QueueUrl": url, "MessageBody": "json"}, traced)
+        assert sent.status == 200
+        form = [("Action", "SendMessage"), ("QueueUrl", url), ("MessageBody", "query")]
+        assert call_query(endpoint, form, headers=traced).status == 200
+        answer = call_json(
+            endpoint,
+            "ReceiveMessage",
+            {"QueueUrl": url, "MaxNumberOfMessages": 10, "AttributeNames": ["AWSTraceHeader"]},
+        )
+        got = {m["Body"]: m["Attributes"] for m in answer.json()["Messages"]}
+        assert got == {
+            "json": {"AWSTraceHeader": TRACE_HEADER},
+            "query": {"AWSTraceHeader": TRACE_HEADER},
+        }
 
 
 # --- section 5: receiving, visibility ---------------------------------------------------------
