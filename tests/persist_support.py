@@ -259,13 +259,43 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def pause(self) -> None:
-        """SIGSTOP: the server keeps its connections but answers nothing until ``resume()``."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGSTOP)
+        """SIGSTOP: the server keeps its connections but answers nothing until ``resume()``.
+
+        Returns once the server has stopped, every thread of it: the kernel reports that to
+        us, its parent (``waitpid`` with WUNTRACED blocks until then). The stop itself takes
+        effect after ``kill()`` returns -- right then the server is often still running
+        (state R in ``/proc``), the more so on a loaded machine.
+        """
+        proc = self.proc
+        assert proc is not None and proc.poll() is None
+        proc.send_signal(signal.SIGSTOP)
+        _, status = os.waitpid(proc.pid, os.WUNTRACED)
+        if not os.WIFSTOPPED(status):  # it ended instead: Popen must not wait for it again
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            raise RuntimeError(f"redis-server ended instead of pausing ({proc.returncode})")
 
     def resume(self) -> None:
+        """SIGCONT; returns once the server answers again -- a PING on a connection of its own,
+        which the server reads after everything that reached it while it was paused."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGCONT)
+            answering = redis_client("127.0.0.1", self.port)
+            try:
+                answering.ping()
+            finally:
+                answering.close()
+
+    def send_only(self, *command: str) -> socket.socket:
+        """Send ``command`` on a connection of its own and return that socket without reading
+        the reply (``reply()`` reads it): while the server is paused the command waits in its
+        socket and runs as soon as it is resumed."""
+        parts = [f"*{len(command)}\r\n".encode()]
+        for arg in command:
+            data = arg.encode()
+            parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        sock.sendall(b"".join(parts))
+        return sock
 
     def stop(self) -> None:
         """Terminate the server (SIGTERM) and wait for it."""
@@ -287,6 +317,18 @@ class PrivateRedis:
             self._drain = None
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def reply(sock: socket.socket) -> bytes:
+    """The one-line reply to the command ``send_only`` sent on ``sock`` (which is closed)."""
+    with sock:
+        got = b""
+        while not got.endswith(b"\r\n"):
+            chunk = sock.recv(512)  # blocks (10 s at most) until the server answers
+            if not chunk:
+                raise ConnectionError(f"redis-server closed the connection after {got!r}")
+            got += chunk
+        return got
 
 
 def _drain(fd: int) -> None:

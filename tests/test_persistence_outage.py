@@ -1,24 +1,28 @@
 """Redis goes away and comes back: the activation fails calls fast, reports it, and heals.
 
 Each test runs a redis-server of its own (``--save '' --appendonly no``) on a free port and
-stops it by its PID; pausing it (SIGSTOP) is a real outage of a real process, so these tests
-wait in real time -- for a few seconds, with the lease shortened to keep them short. Calls keep
-being made while Redis is paused (each must fail fast), which is what paces the wait.
+stops it by its PID; pausing it (SIGSTOP) is a real outage of a real process. Calls are made
+while Redis is paused (each must fail fast); only the test of a pause shorter than the lease
+keeps it paused for a set time (half the lease, which is shortened) -- that length is what it
+checks. A lease that lapses during an outage is made to lapse at once (its key deleted, as its
+expiry would), and the healing is awaited on the lease's renewal thread, which heals the store
+after each renewal: the tests wait for that event, never for time to pass.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import boto3
 import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
-from persist_support import REGION, FaultyRedis, PrivateRedis, qid, text
+from persist_support import REGION, FaultyRedis, PrivateRedis, qid, reply, text
 
 import sqsmock
 from sqsmock import FrozenClock, PersistenceError, mock_sqs
@@ -28,7 +32,9 @@ from sqsmock._store import redis_store
 from sqsmock._store.lease import Lease
 
 T0 = 1_700_000_000.0
-T = TypeVar("T")
+#: How long a test waits at most for the renewal thread to heal the store (it renews every
+#: sixth of the lease): a bound on a wait for an event, not a time that must pass.
+HEALS_WITHIN = 10.0
 
 pytestmark = pytest.mark.slow
 
@@ -52,16 +58,40 @@ def _namespace() -> str:
     return f"sqsmock-outage-{uuid.uuid4().hex}:"
 
 
-def _eventually(action: Callable[[], T], within: float) -> T:
-    """``action()``'s result once it stops raising, polling every 50 ms for ``within`` s."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            return action()
-        except Exception:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.05)
+def _after_renewal_until(runtime: Runtime, condition: Callable[[], bool]) -> None:
+    """Block until ``condition()`` holds right after the lease's renewal thread has renewed
+    and healed the store (``Lease.after_renewal``) -- an event of the code under test, so no
+    call made by the test takes part. Fails after ``HEALS_WITHIN`` seconds."""
+    store = runtime.backend.store
+    assert store is not None
+    lease: Lease = store.lease  # type: ignore[attr-defined]
+    heal = lease.after_renewal
+    assert heal is not None
+    reached = threading.Event()
+
+    def after() -> None:
+        heal()
+        if condition():
+            reached.set()
+
+    lease.after_renewal = after
+    try:
+        assert reached.wait(HEALS_WITHIN), f"not reached; health: {runtime.health()}"
+    finally:
+        lease.after_renewal = heal
+
+
+def _healed(runtime: Runtime) -> None:
+    """Wait until the store is healthy again by itself (see ``_after_renewal_until``)."""
+    _after_renewal_until(runtime, lambda: runtime.health() == (True, "ok"))
+
+
+def _fails_fast(call: Callable[[], Any], limit: float) -> None:
+    """``call`` raises PersistenceError within ``limit`` seconds."""
+    started = time.monotonic()
+    with pytest.raises(PersistenceError, match=r"unavailable|Timeout"):
+        call()
+    assert time.monotonic() - started < limit
 
 
 def _fail_fast_for(seconds: float, call: Callable[[], Any], limit: float) -> int:
@@ -70,10 +100,7 @@ def _fail_fast_for(seconds: float, call: Callable[[], Any], limit: float) -> int
     made = 0
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        started = time.monotonic()
-        with pytest.raises(PersistenceError, match=r"unavailable|Timeout"):
-            call()
-        assert time.monotonic() - started < limit
+        _fails_fast(call, limit)
         made += 1
     return made
 
@@ -125,9 +152,9 @@ def test_a_pause_shorter_than_the_lease_fails_calls_fast_then_heals(
         finally:
             server.resume()
         assert made >= 2
-        # Health comes back by itself, before any call is made.
-        _eventually(lambda: _assert(runtime.health() == (True, "ok")), 5)
-        after = _eventually(lambda: client.send_message(QueueUrl=url, MessageBody="after"), 5)
+        # Health comes back by itself, before any call is made; then calls are answered.
+        _healed(runtime)
+        after = client.send_message(QueueUrl=url, MessageBody="after")
         assert after["MessageId"]
         assert runtime.health() == (True, "ok")
         # The lease never lapsed: the same value, renewed, and never taken back.
@@ -140,9 +167,12 @@ def test_a_pause_shorter_than_the_lease_fails_calls_fast_then_heals(
         assert _bodies(client, url) == ["after", "kept-1", "kept-2"]
 
 
-def test_a_pause_longer_than_the_lease_takes_it_back_and_reloads(
+def test_a_lease_that_lapsed_during_a_pause_is_taken_back_and_reloaded(
     server: PrivateRedis, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Redis's clock runs on while it is stopped: a pause longer than the lease lets the lease
+    lapse. Here the lease's key goes first thing when Redis resumes (deleted, as its expiry
+    would), so the pause need not outlast the lease."""
     lease, timeout = 1.5, 0.5
     monkeypatch.setattr(redis_store, "LEASE_SECONDS", lease)
     taken_back: list[str] = []
@@ -165,17 +195,19 @@ def test_a_pause_longer_than_the_lease_takes_it_back_and_reloads(
         url = _seed(client)
         server.pause()
         try:
-            _fail_fast_for(
-                lease + 1, lambda: client.send_message(QueueUrl=url, MessageBody="x"), timeout + 1
-            )
+            for _ in range(3):
+                _fails_fast(lambda: client.send_message(QueueUrl=url, MessageBody="x"), timeout + 1)
             assert runtime.health()[0] is False
+            lapse = server.send_only("DEL", namespace + "owner")  # runs as Redis resumes
         finally:
             server.resume()
-        # Redis's clock ran on while it was stopped: the lease lapsed, and is taken back (by
-        # the renewal thread, or the first call); the next call reloads and is answered.
+        assert reply(lapse) in (b":1\r\n", b":0\r\n")  # :0 -- it had expired by itself
+        # The renewal thread finds the lease lapsed and takes it back; the next call reloads
+        # what the store holds and is answered.
+        _healed(runtime)
         store = mock.backend.store
         assert store is not None
-        assert _eventually(lambda: _bodies(client, url), 5) == ["kept-1", "kept-2"]
+        assert _bodies(client, url) == ["kept-1", "kept-2"]
         assert taken_back == [namespace]
         assert runtime.health() == (True, "ok")
         value = store.lease.value  # type: ignore[attr-defined]
@@ -186,18 +218,15 @@ def test_a_pause_longer_than_the_lease_takes_it_back_and_reloads(
         mock.stop()
 
 
-def _assert(condition: bool) -> None:
-    assert condition
-
-
 @pytest.mark.parametrize("intruder_stays", [True, False])
 def test_a_namespace_taken_during_the_outage_is_refused(
     server: PrivateRedis, client: Any, monkeypatch: pytest.MonkeyPatch, intruder_stays: bool
 ) -> None:
-    """Redis is away for this activation only (its connection fails) for longer than the
-    lease; another activation takes the namespace meanwhile. When Redis answers again this one
-    refuses every call, naming the namespace -- its memory is no longer what the store holds
-    -- whether the other is still there or has gone."""
+    """Redis is away for this activation only (its connection fails) and its lease lapses
+    (the key is deleted, as its expiry would); another activation takes the namespace
+    meanwhile. When Redis answers again this one refuses every call, naming the namespace --
+    its memory is no longer what the store holds -- whether the other is still there or has
+    gone."""
     lease = 1.0
     monkeypatch.setattr(redis_store, "LEASE_SECONDS", lease)
     namespace = _namespace()
@@ -209,7 +238,7 @@ def test_a_namespace_taken_during_the_outage_is_refused(
         with pytest.raises(PersistenceError):
             client.send_message(QueueUrl=url, MessageBody="x")
         observer = server.client()
-        _eventually(lambda: _assert(observer.get(namespace + "owner") is None), lease + 5)
+        observer.delete(namespace + "owner")  # no renewal can reach Redis to undo it
         intruder = Runtime(
             MockOptions(
                 region=REGION,
@@ -225,6 +254,9 @@ def test_a_namespace_taken_during_the_outage_is_refused(
             if not intruder_stays:
                 intruder.close()
         faulty.fail = False
+        # The renewal thread finds the namespace taken (a call at that moment would be told
+        # only that the store is unavailable); then every call is refused.
+        _after_renewal_until(mock.runtime, lambda: "lost the lease" in mock.runtime.health()[1])
         for _ in range(2):  # refused for good, not only once
             with pytest.raises(PersistenceError) as refused:
                 client.list_queues()
@@ -245,7 +277,7 @@ def test_a_namespace_taken_during_the_outage_is_refused(
 def test_the_server_answers_503_while_redis_is_paused(
     server: PrivateRedis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lease, timeout, pause = 6.0, 1.0, 2.5
+    lease, timeout = 6.0, 1.0
     monkeypatch.setattr(redis_store, "LEASE_SECONDS", lease)
     namespace = _namespace()
     with sqsmock.serve(
@@ -263,21 +295,18 @@ def test_the_server_answers_503_while_redis_is_paused(
         http.send_message(QueueUrl=url, MessageBody="kept")
         server.pause()
         try:
-            end = time.monotonic() + pause
-            answered = 0
-            while time.monotonic() < end:
+            for _ in range(3):
                 started = time.monotonic()
                 with pytest.raises(ClientError) as error:
                     http.send_message(QueueUrl=url, MessageBody="during")
                 assert time.monotonic() - started < timeout + 1
                 assert error.value.response["Error"]["Code"] == "ServiceUnavailable"
                 assert error.value.response["ResponseMetadata"]["HTTPStatusCode"] == 503
-                answered += 1
             assert sqs_server.runtime.health()[0] is False
         finally:
             server.resume()
-        assert answered >= 2
-        _eventually(lambda: http.send_message(QueueUrl=url, MessageBody="after"), 5)
+        _healed(sqs_server.runtime)
+        http.send_message(QueueUrl=url, MessageBody="after")
         assert sqs_server.runtime.health() == (True, "ok")
         got = http.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
         assert sorted(m["Body"] for m in got) == ["after", "kept"]
