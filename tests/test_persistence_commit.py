@@ -112,3 +112,26 @@ def test_a_server_that_lost_its_scripts_gets_them_again(server: PrivateRedis) ->
         server.client().script_flush()  # this server is the test's own
         sqs.send_message(QueueUrl=url, MessageBody="after")
     assert _stored_bodies(server.client(), namespace, "q") == ["after", "before"]
+
+
+@pytest.mark.parametrize("round_trip_ms", [0.0, 0.4, 3.0, 40.0])
+@pytest.mark.parametrize("read_at", [0.0, 0.5, 1.0], ids=["read-first", "read-midway", "read-last"])
+def test_a_commit_deadline_never_falls_after_the_client_gives_up(
+    round_trip_ms: float, read_at: float
+) -> None:
+    """Wherever in the TIME round trip Redis read its clock, the deadline in Redis time is at
+    least a millisecond before the moment the client gives up (the script compares whole
+    milliseconds), so a write that timed out is refused."""
+    from sqsmock._store.redis_store import clock_offset_ms
+
+    ahead_ms = 1234.5678  # how far Redis's clock really is ahead of ours
+    before = 1_700_000_000.25
+    after = before + round_trip_ms / 1000
+    read = before + (after - before) * read_at  # when Redis read its clock, in our time
+    redis_ms = read * 1000 + ahead_ms
+    seconds, micros = divmod(round(redis_ms * 1000), 1_000_000)
+    offset = clock_offset_ms(before, seconds, micros, after)
+    patience, now = 0.2, after + 5.0
+    deadline = int(now * 1000 + offset + patience * 1000)  # as commit() sends it
+    gives_up_redis_ms = (now + patience) * 1000 + ahead_ms
+    assert deadline + 1 <= gives_up_redis_ms

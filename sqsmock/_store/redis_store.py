@@ -42,6 +42,7 @@ __all__ = [
     "SCHEMA",
     "PersistenceError",
     "RedisStore",
+    "clock_offset_ms",
     "connect",
     "decode_qid",
     "default_namespace",
@@ -67,6 +68,19 @@ def open_store(
     )
     store.open()
     return store
+
+
+def clock_offset_ms(before: float, seconds: Any, micros: Any, after: float) -> float:
+    """How far Redis's clock is ahead of ours, in ms, for commit deadlines (``commit.py``):
+    from Redis's ``TIME`` (``seconds``, ``micros``) read between our ``before`` and ``after``.
+
+    The least it can be -- Redis read its clock no later than ``after`` -- less one millisecond,
+    for the commit script's whole-millisecond comparison: a deadline in Redis time then never
+    falls after the moment the client gives up, so a write that timed out cannot land, however
+    long the ``TIME`` round trip took. (The midpoint of the round trip could be off by half of
+    it, and was, by a millisecond or two on a loaded machine.)
+    """
+    return int(seconds) * 1000 + int(micros) / 1000 - after * 1000 - 1.0
 
 
 class RedisStore(Commits, Loading):
@@ -159,7 +173,7 @@ class RedisStore(Commits, Loading):
             before = time.time()
             seconds, micros = self.client.time()
             after = time.time()
-            self._offset_ms = (int(seconds) * 1000 + int(micros) / 1000) - (before + after) * 500
+            self._offset_ms = clock_offset_ms(before, seconds, micros, after)
         except Exception as error:
             self.close()
             raise self._fail("opening the store", error) from error
