@@ -100,11 +100,11 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
         server.metrics.count(result.operation, outcome)
         if log.isEnabledFor(logging.DEBUG):  # `sqsmock serve --log-level debug`
             log.debug("%s (%s) %s: %s", result.operation, parsed.protocol, result.status, outcome)
-        return sqs_answer(render(parsed.protocol, result))
+        return sqs_answer(render(parsed.protocol, result), http.method)
     except SqsError as error:
         server.metrics.count("", error.shape)
         log.debug("refused %s %s: %s", request.method, request.path, error)
-        return sqs_answer(error_answer(http, error))
+        return sqs_answer(error_answer(http, error), http.method)
     except ConnectionError:  # the client went away: nobody to answer, nothing to log
         raise
     except Exception:
@@ -113,7 +113,7 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
             "ServiceUnavailable" if server.runtime.backend_or_none is None else "InternalFailure"
         )
         server.metrics.count("", fault.shape)
-        return sqs_answer(error_answer(http, fault))
+        return sqs_answer(error_answer(http, fault), http.method)
 
 
 async def read_body(
@@ -142,7 +142,7 @@ async def read_body(
 def refuse(server: Served, http: HttpRequest, error: SqsError) -> web.StreamResponse:
     """An error answer after which the connection closes: the rest of the body is unread."""
     server.metrics.count("", error.shape)
-    response = sqs_answer(error_answer(http, error))
+    response = sqs_answer(error_answer(http, error), http.method)
     response.force_close()
     return response
 
