@@ -33,6 +33,11 @@ _PLAIN_METHODS = frozenset({"GET", "POST"})
 #: Characters aiohttp's serialisers may refuse in a header (its C one refuses CR and LF, its
 #: Python one every control character but tab): an answer with any is left to aiohttp.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: The end of the head after ``Date``: ``Server``, then the ``Connection`` header aiohttp sends
+#: when HTTP/1.0 is kept alive or HTTP/1.1 is not.
+_TAIL = f"Server: {SERVER_SOFTWARE}\r\n\r\n"
+_TAIL_KEEP_ALIVE = f"Server: {SERVER_SOFTWARE}\r\nConnection: keep-alive\r\n\r\n"
+_TAIL_CLOSE = f"Server: {SERVER_SOFTWARE}\r\nConnection: close\r\n\r\n"
 #: aiohttp's reason phrase of each status, as its responses give it (filled as statuses occur).
 _REASONS: dict[int, str] = {}
 
@@ -96,23 +101,28 @@ class SqsResponse(web.StreamResponse):
             return
         request, writer = self._req, self._payload_writer
         assert request is not None and writer is not None, "Response has not been started"
-        body = self._answer_body
-        headers = self.fields
-        headers["Content-Length"] = str(len(body))
-        headers["Date"] = rfc822_formatted_time()
-        headers["Server"] = SERVER_SOFTWARE
+        body, fields = self._answer_body, self.fields
         version = request.version
-        if self._keep_alive:
-            if version == HttpVersion10:
-                headers["Connection"] = "keep-alive"
-        elif version == HttpVersion11:
-            headers["Connection"] = "close"
         status_line = f"HTTP/{version[0]}.{version[1]} {self._status} {self._reason}"
-        fields = [f"{name}: {value}" for name, value in headers.items()]
-        if _CONTROL.search("".join(fields)) is None:
-            head = "\r\n".join([status_line, *fields, "\r\n"])
+        date = rfc822_formatted_time()
+        if self._keep_alive:
+            tail = _TAIL_KEEP_ALIVE if version == HttpVersion10 else _TAIL
+        else:
+            tail = _TAIL_CLOSE if version == HttpVersion11 else _TAIL
+        if _CONTROL.search("".join(fields.values())) is None:
+            head = "%s\r\n%s\r\nContent-Length: %d\r\nDate: %s\r\n%s" % (
+                status_line,
+                "\r\n".join(map(": ".join, fields.items())),
+                len(body),
+                date,
+                tail,
+            )
             await writer.write(head.encode("utf-8") + body)
         else:  # left to aiohttp's serialiser: it sends the header or refuses it (ValueError)
+            headers = {**fields, "Content-Length": str(len(body)), "Date": date}
+            headers["Server"] = SERVER_SOFTWARE
+            if tail is not _TAIL:
+                headers["Connection"] = "keep-alive" if tail is _TAIL_KEEP_ALIVE else "close"
             await writer.write_headers(status_line, headers)  # type: ignore[arg-type]
             await writer.write_eof(body)
         self._eof_sent = True
