@@ -69,8 +69,19 @@ class SqsResponse(web.StreamResponse):
     with one call to aiohttp's writer."""
 
     def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
-        # StreamResponse's own state, as its __init__ sets it; the rest are class defaults.
+        # StreamResponse's state that its __init__ sets (older aiohttp: no class defaults),
+        # but its header multidict and cookie jar, which this answer never fills.
         self._state = {}
+        self._body = None
+        self._keep_alive = None
+        self._chunked = False
+        self._compression = False
+        self._compression_force = None
+        self._req = None
+        self._payload_writer = None
+        self._eof_sent = False
+        self._must_be_empty_body = None
+        self._body_length = 0
         self._status = status
         reason = _REASONS.get(status)
         if reason is None:
