@@ -58,7 +58,7 @@ async def expect_continue(request: BaseRequest) -> None:
 def sqs_answer(answer: HttpAnswer, method: str) -> web.StreamResponse:
     """An answer the protocol layer rendered, to a request of ``method``."""
     status, body = answer.status, answer.body
-    if method in _PLAIN_METHODS and body and 200 <= status and status not in (204, 304):
+    if method in _PLAIN_METHODS and body and status >= 200 and status not in (204, 304):
         return SqsResponse(status, answer.headers, body)
     return web.Response(status=status, body=body, headers=answer.headers)
 
@@ -121,12 +121,9 @@ class SqsResponse(web.StreamResponse):
         else:
             tail = _TAIL_CLOSE if version == HttpVersion11 else _TAIL
         if _CONTROL.search("".join(fields.values())) is None:
-            head = "%s\r\n%s\r\nContent-Length: %d\r\nDate: %s\r\n%s" % (
-                status_line,
-                "\r\n".join(map(": ".join, fields.items())),
-                len(body),
-                date,
-                tail,
+            lines = "\r\n".join(map(": ".join, fields.items()))
+            head = (
+                f"{status_line}\r\n{lines}\r\nContent-Length: {len(body)}\r\nDate: {date}\r\n{tail}"
             )
             await writer.write(head.encode("utf-8") + body)
         else:  # left to aiohttp's serialiser: it sends the header or refuses it (ValueError)
