@@ -6,10 +6,12 @@ and answer alike: the request as the protocol layer sees it before its body is r
 
 An SQS answer (``sqs_answer``) is the one every call gets, so it skips what aiohttp's
 ``web.Response`` does for any answer of any handler (a header multidict filled and searched
-several times, body checks, compression and cookie hooks): ``SqsResponse`` hands aiohttp's writer
-the headers ``web.Response`` would have sent -- the answer's own, then ``Content-Length``,
-``Date``, ``Server`` and, where the connection's state calls for it, ``Connection`` -- in that
-order, serialised by aiohttp itself, then the body.
+several times, body checks, compression and cookie hooks): ``SqsResponse`` hands aiohttp's writer,
+in one piece, the head ``web.Response`` would have sent -- the status line, the answer's own
+headers, then ``Content-Length``, ``Date``, ``Server`` and, where the connection's state calls for
+it, ``Connection``, in that order -- and the body. A header aiohttp might refuse (a control
+character) goes through aiohttp's own serialiser instead. tests/test_http_exchange.py holds the
+bytes to ``web.Response``'s.
 """
 
 from __future__ import annotations
