@@ -76,12 +76,13 @@ async def _exchanges(
                 continue
             length = int(re.search(rb"Content-Length: (\d+)", head).group(1))  # type: ignore[union-attr]
             body = await reader.readexactly(length)
-            # The connection's fate: closed by the server, or open for another request.
+            # The connection's fate: closed by the server, or answering another request.
             try:
-                more = await asyncio.wait_for(reader.read(1), 0.2)
-                fate = "closed" if more == b"" else "data"
-            except asyncio.TimeoutError:
-                fate = "open"
+                writer.write(request_bytes.replace(b" /x ", b" " + path + b" "))
+                more = await asyncio.wait_for(reader.read(5), 10)
+                fate = "closed" if more == b"" else f"answers again: {more!r}"
+            except ConnectionError:
+                fate = "closed"
             writer.close()
             answers.append((_DATE.sub(b"\r\nDate: *\r\n", head), body, fate))
     finally:
