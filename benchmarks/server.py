@@ -15,7 +15,8 @@ Sections:
                cycles, in AWS JSON 1.0 and in the query protocol, for sqsmock and for a bare
                aiohttp app answering with canned bodies of the same size (benchmarks/
                bare_aiohttp.py: what any aiohttp server spends on HTTP alone); interleaved
-               rounds, medians reported. Target: sqsmock <= 1.6x the bare app.
+               rounds, medians reported; each round's line splits the time into the server's
+               own (user) and the kernel's (system). Target: sqsmock <= 1.6x the bare app.
 
 Every server runs as a process of its own; the load generator (benchmarks/load.py) is one
 asyncio process speaking HTTP/1.1 over raw sockets, so that it costs far less than any server.
@@ -197,6 +198,17 @@ async def canned_answers(port: int, protocol: str) -> dict[str, list[str]]:
     return answers
 
 
+def user_system_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds a process has spent in its own code and in the kernel, from /proc (the
+    kernel's share is mostly the sockets': the same for both servers of a round)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / ticks, int(fields[12]) / ticks
+
+
 def cpu(seconds: float, rounds: int) -> dict[str, tuple[Figures, Figures]]:
     """Per protocol: the median rounds (by CPU per call) of sqsmock and of the bare app."""
     results: dict[tuple[str, str], list[Figures]] = {}
@@ -212,12 +224,20 @@ def cpu(seconds: float, rounds: int) -> dict[str, tuple[Figures, Figures]]:
             for protocol in PROTOCOLS:
                 for server in (sqsmock_server, bare):
                     tag, pid = f"cpu{round_number}{protocol}", server.process.pid
+                    user, system = user_system_seconds(pid)
                     figures = asyncio.run(
                         measure("127.0.0.1", server.port, seconds, tag, pid, protocol)
                     )
+                    user_after, system_after = user_system_seconds(pid)
                     results.setdefault((server.name, protocol), []).append(figures)
+                    calls = figures.calls or 1
+                    split = (
+                        f"(user {(user_after - user) / calls * 1e6:.0f}"
+                        f" + system {(system_after - system) / calls * 1e6:.0f})"
+                    )
                     print(
-                        f"  round {round_number + 1} {protocol:5s} {server.name:8s} {fmt(figures)}",
+                        f"  round {round_number + 1} {protocol:5s} {server.name:8s} "
+                        f"{fmt(figures)} {split}",
                         flush=True,
                     )
     finally:

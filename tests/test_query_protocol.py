@@ -11,7 +11,9 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -24,7 +26,12 @@ from protocol_samples import ANSWERS, BODIES, REQUESTS, URL, json_model, query_m
 
 from sqsmock._errors import SqsError
 from sqsmock._protocol import shapes
-from sqsmock._protocol.query import decode_query, render_query_error, render_query_success
+from sqsmock._protocol.query import (
+    decode_query,
+    form_pairs,
+    render_query_error,
+    render_query_success,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERY = query_model()
@@ -375,3 +382,29 @@ def test_an_sqs_error_renders_with_its_legacy_code() -> None:
     got = parse_xml("GetQueueUrl", render_query_error(error.code, error.message, True, "r"), 400)
     assert got["Error"]["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
     assert got["Error"]["Message"] == "The specified queue does not exist."
+
+
+def test_form_pairs_read_a_form_as_parse_qsl_does() -> None:
+    """Names and values with and without escapes, valid or not, UTF-8 or not: the same pairs,
+    or the same UnicodeDecodeError reason, as ``parse_qsl(keep_blank_values=True)``."""
+    rng = random.Random(7)
+    pieces = [
+        *"abcXZ09_-.~*'()!:;,?/@ \t\x00\x0b_",
+        *("%2F", "%3a", "%3D", "%26", "%2B", "%25", "%C3%A9", "%e2%82%ac", "%00", "%0A"),
+        *("%0D", "%7F", "%FF", "%C3", "%zz", "%4", "%", "+", "=", "&", "\r", "\n", "é"),
+    ]
+
+    def outcome(read: Callable[[str], object], text: str) -> object:
+        try:
+            return read(text)
+        except UnicodeDecodeError as error:
+            return ("UnicodeDecodeError", error.reason)
+
+    def reference(text: str) -> object:
+        return parse_qsl(text, keep_blank_values=True, errors="strict")
+
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        assert outcome(form_pairs, text) == outcome(reference, text), text
+    url = "QueueUrl=http%3A%2F%2F127.0.0.1%3A9324%2Fqueue%2Fus-east-1%2F000000000000%2Fq"
+    assert form_pairs(url) == [("QueueUrl", "http://127.0.0.1:9324/queue/us-east-1/000000000000/q")]

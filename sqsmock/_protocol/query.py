@@ -9,6 +9,7 @@ JSON-wire answer (or an error) as the XML SQS sends. The names come from the gen
 
 from __future__ import annotations
 
+import binascii
 import json
 import re
 from typing import Any
@@ -105,10 +106,18 @@ def form_pairs(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
+#: What keeps ``%XX`` text from being decoded as quoted-printable text whose ``=`` is ``%``: an
+#: escape that is not two hex digits, an ``=`` or a line break (quoted-printable's own syntax).
+_NOT_PLAIN_ESCAPES = re.compile(r"%(?![0-9A-Fa-f]{2})|[=\r\n]")
+
+
 def _unquote(text: str) -> str:
     """``unquote(text, errors="strict")``; ASCII text (a queue URL, an id) in one piece, as
-    ``unquote`` itself decodes an ASCII run."""
+    ``unquote`` itself decodes an ASCII run -- where every ``%`` starts an escape, by
+    ``binascii``'s quoted-printable decoder, whose ``=XX`` is ``%XX``, in C."""
     if text.isascii():
+        if _NOT_PLAIN_ESCAPES.search(text) is None:
+            return binascii.a2b_qp(text.replace("%", "=")).decode("utf-8")
         return unquote_to_bytes(text).decode("utf-8")
     return unquote(text, errors="strict")
 

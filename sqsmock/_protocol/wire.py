@@ -35,7 +35,11 @@ _MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
 _ESCAPE: Any = json.encoder.encode_basestring_ascii
 # ``json.loads`` of text, without its checks for bytes and keyword arguments (a leading BOM is
 # refused all the same: no JSON value starts with one).
-_loads = json.JSONDecoder().decode
+_DECODER = json.JSONDecoder()
+_loads = _DECODER.decode
+# What ``_loads`` calls for a document with no white space around it -- every SDK's body: the
+# scanner itself, without the two white-space matches ``decode`` does around it.
+_scan: Any = getattr(_DECODER, "scan_once")  # noqa: B009 (typeshed does not declare it)
 
 
 def _dumps_payload(payload: dict[str, Any]) -> str:
@@ -72,8 +76,14 @@ def decode_json(body: bytes) -> dict[str, Any]:
     if not body or body.isspace():  # ``not body.strip()``, without copying the body
         return {}
     try:
-        parsed = _loads(body.decode("utf-8"))
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        text = body.decode("utf-8")
+        if text[:1] == "{" and text[-1:] == "}":
+            parsed, end = _scan(text, 0)
+            if end != len(text):  # more after the object: what ``_loads`` says of it
+                parsed = _loads(text)
+        else:
+            parsed = _loads(text)
+    except (ValueError, RecursionError, StopIteration):  # UnicodeDecodeError is a ValueError
         raise SqsError("InvalidJsonBody") from None
     if not isinstance(parsed, dict):
         raise SqsError("InvalidJsonBody")

@@ -56,7 +56,7 @@ async def messages(server: Served, request: BaseRequest) -> web.StreamResponse:
         result = Result.of_error("ReceiveMessage", error)
         protocol = "json" if "x-amz-target" in request.headers else "query"
     if protocol == "json":
-        return sqs_answer(render("json", result))
+        return sqs_answer(render("json", result), request.method)
     rendered = render("query", result)
     if json_wanted:
         return web.Response(
@@ -64,7 +64,7 @@ async def messages(server: Served, request: BaseRequest) -> web.StreamResponse:
             body=developer.as_json_document(rendered.body),
             content_type="application/json",
         )
-    return sqs_answer(rendered)
+    return sqs_answer(rendered, request.method)
 
 
 async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:

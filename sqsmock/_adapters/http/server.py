@@ -35,7 +35,7 @@ from ..._runtime import Runtime
 from ..._service.addresses import QueueUrls
 from . import admin, localstack, sqs
 from .browsers import Guard
-from .exchange import request_of
+from .exchange import SqsResponse, request_of
 from .localstack_mode import LocalStackMode
 from .served import Metrics
 from .sqs import BODY_LIMIT
@@ -196,7 +196,10 @@ class SqsHttpServer:
                 if not self._in_flight and self._stopping:
                     self._idle.set()  # what close() waits for
         if origin is not None:
-            response.headers.update(self.guard.cors_headers(origin))
+            if isinstance(response, SqsResponse):
+                response.add_headers(self.guard.cors_headers(origin))
+            else:
+                response.headers.update(self.guard.cors_headers(origin))
         return response
 
     def _block(self, request: BaseRequest, reason: str) -> web.StreamResponse:

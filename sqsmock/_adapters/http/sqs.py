@@ -26,7 +26,7 @@ from ..._errors import SqsError
 from ..._protocol.http import HttpRequest, Parsed, error_answer, parse, render
 from ..._protocol.query import form_pairs
 from ..._regions import is_region, shown
-from .exchange import expect_continue, request_of, sqs_answer
+from .exchange import expect_continue, sqs_answer
 from .served import Served
 
 __all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "read_body", "refuse"]
@@ -48,17 +48,18 @@ _METHODS = ("GET", "POST")
 async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
     """One SQS call: read, parse, call, render."""
     headers = request.headers
-    if request.method not in _METHODS:
+    method = request.method
+    if method not in _METHODS:
         server.metrics.count("", "MethodNotAllowed")
         response = web.Response(
             status=405,
-            text=f"SQS takes GET and POST, not {request.method}.\n",
+            text=f"SQS takes GET and POST, not {method}.\n",
             content_type="text/plain",
             headers={"Allow": ", ".join(_METHODS)},
         )
         response.force_close()  # the body, if any, is not read
         return response
-    http = request_of(request)
+    http = HttpRequest(method, request.path, [], headers, b"")
     try:
         length = request.content_length
         if length is not None and length > server.body_limit:
@@ -100,11 +101,11 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
         server.metrics.count(result.operation, outcome)
         if log.isEnabledFor(logging.DEBUG):  # `sqsmock serve --log-level debug`
             log.debug("%s (%s) %s: %s", result.operation, parsed.protocol, result.status, outcome)
-        return sqs_answer(render(parsed.protocol, result))
+        return sqs_answer(render(parsed.protocol, result), method)
     except SqsError as error:
         server.metrics.count("", error.shape)
         log.debug("refused %s %s: %s", request.method, request.path, error)
-        return sqs_answer(error_answer(http, error))
+        return sqs_answer(error_answer(http, error), http.method)
     except ConnectionError:  # the client went away: nobody to answer, nothing to log
         raise
     except Exception:
@@ -113,7 +114,7 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
             "ServiceUnavailable" if server.runtime.backend_or_none is None else "InternalFailure"
         )
         server.metrics.count("", fault.shape)
-        return sqs_answer(error_answer(http, fault))
+        return sqs_answer(error_answer(http, fault), http.method)
 
 
 async def read_body(
@@ -142,7 +143,7 @@ async def read_body(
 def refuse(server: Served, http: HttpRequest, error: SqsError) -> web.StreamResponse:
     """An error answer after which the connection closes: the rest of the body is unread."""
     server.metrics.count("", error.shape)
-    response = sqs_answer(error_answer(http, error))
+    response = sqs_answer(error_answer(http, error), http.method)
     response.force_close()
     return response
 
