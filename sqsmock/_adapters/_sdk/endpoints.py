@@ -21,31 +21,37 @@ from typing import Any
 
 from .paths import FAST, route, watched
 
-__all__ = ["cached_endpoint", "remember_endpoint"]
+__all__ = ["endpoint_memo", "kept_endpoint", "remember_endpoint"]
 
 #: The built-ins an SQS endpoint depends on: each is fixed when the client is made.
 _CLIENT_BUILTINS = frozenset({"AWS::Region", "AWS::UseFIPS", "AWS::UseDualStack", "SDK::Endpoint"})
-_CACHE = "_sqsmock_endpoints"
+_MEMO = "_sqsmock_endpoints"
 _NO_AUTH = object()
 
-
-def _cacheable(
-    client: Any, operation_model: Any, context: Any, ignore_signing_region: bool
-) -> bool:
-    if ignore_signing_region or context is None or route(client, operation_model, context) != FAST:
-        return False
-    return not watched(client, operation_model, "before-endpoint-resolution")
+Memo = dict[str, tuple[Any, ...]]
 
 
-def cached_endpoint(
+def endpoint_memo(
     client: Any, operation_model: Any, context: Any, ignore_signing_region: bool = False
+) -> Memo | None:
+    """The client's kept endpoints, when this call may use one (the fast path, nobody else
+    listening to ``before-endpoint-resolution``); None when botocore must resolve it."""
+    if ignore_signing_region or context is None or route(client, operation_model, context) != FAST:
+        return None
+    if watched(client, operation_model, "before-endpoint-resolution"):
+        return None
+    memo: Memo | None = client.__dict__.get(_MEMO)
+    if memo is None:
+        memo = client.__dict__[_MEMO] = {}
+    return memo
+
+
+def kept_endpoint(
+    memo: Memo, operation_model: Any, context: Any
 ) -> tuple[Any, dict[str, Any], Any] | None:
     """The kept ``(url, headers, properties)`` of this call's endpoint, its changes applied to
-    ``context``; None when there is none (botocore then resolves it: ``remember_endpoint``)."""
-    if not _cacheable(client, operation_model, context, ignore_signing_region):
-        return None
-    kept = client.__dict__.get(_CACHE)
-    found = None if kept is None else kept.get(operation_model.name)
+    ``context``; None when there is none yet (``remember_endpoint`` keeps botocore's)."""
+    found = memo.get(operation_model.name)
     if found is None:
         return None
     url, headers, properties, auth_type, signing = found
@@ -59,15 +65,9 @@ def cached_endpoint(
 
 
 def remember_endpoint(
-    client: Any,
-    operation_model: Any,
-    context: Any,
-    resolved: tuple[Any, dict[str, Any], Any],
-    ignore_signing_region: bool = False,
+    memo: Memo, client: Any, operation_model: Any, resolved: tuple[Any, dict[str, Any], Any]
 ) -> None:
     """Keep what botocore resolved for this call, when later calls would get the same."""
-    if not _cacheable(client, operation_model, context, ignore_signing_region):
-        return
     resolver = getattr(client, "_ruleset_resolver", None)
     if resolver is None:
         return
@@ -89,10 +89,4 @@ def remember_endpoint(
     if schemes is not None:
         auth_type, signing = resolver.auth_schemes_to_signing_ctx(schemes)
         signing = dict(signing)
-    client.__dict__.setdefault(_CACHE, {})[operation_model.name] = (
-        url,
-        dict(headers),
-        properties,
-        auth_type,
-        signing,
-    )
+    memo[operation_model.name] = (url, dict(headers), properties, auth_type, signing)
