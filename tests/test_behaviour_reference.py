@@ -198,7 +198,18 @@ def test_receive_request_attempt_id_is_kept_for_five_minutes(sqs_client, sqs_moc
     assert "Messages" not in sqs_client.receive_message(**request)
 
 
-def test_receive_request_attempt_retry_after_a_delete_is_a_new_receive(sqs_client):
+def _delete(sqs_client, url, handle):
+    sqs_client.delete_message(QueueUrl=url, ReceiptHandle=handle)
+
+
+def _change_visibility(sqs_client, url, handle):
+    sqs_client.change_message_visibility(QueueUrl=url, ReceiptHandle=handle, VisibilityTimeout=100)
+
+
+@pytest.mark.parametrize(
+    "disturb", [_delete, _change_visibility], ids=["after-a-delete", "after-a-visibility-change"]
+)
+def test_receive_request_attempt_retry_after_a_change_is_a_new_receive(sqs_client, disturb):
     """ReceiveRequestAttemptId (≤128, valid 5 min): a retry with the same id returns the same
     messages and handles if none was deleted or had its visibility changed."""
     url = create_fifo(sqs_client, "q.fifo")
@@ -207,23 +218,7 @@ def test_receive_request_attempt_retry_after_a_delete_is_a_new_receive(sqs_clien
     request = {"QueueUrl": url, "MaxNumberOfMessages": 2, "ReceiveRequestAttemptId": "try"}
     first = sqs_client.receive_message(**request)["Messages"]
     assert [m["Body"] for m in first] == ["a", "b"]
-    sqs_client.delete_message(QueueUrl=url, ReceiptHandle=first[0]["ReceiptHandle"])
-    retry = sqs_client.receive_message(**request)["Messages"]
-    assert [m["Body"] for m in retry] == ["c"]
-
-
-def test_receive_request_attempt_retry_after_a_visibility_change_is_a_new_receive(sqs_client):
-    """ReceiveRequestAttemptId (≤128, valid 5 min): a retry with the same id returns the same
-    messages and handles if none was deleted or had its visibility changed."""
-    url = create_fifo(sqs_client, "q.fifo")
-    for group in ("a", "b", "c"):
-        sqs_client.send_message(QueueUrl=url, MessageBody=group, MessageGroupId=group)
-    request = {"QueueUrl": url, "MaxNumberOfMessages": 2, "ReceiveRequestAttemptId": "try"}
-    first = sqs_client.receive_message(**request)["Messages"]
-    assert [m["Body"] for m in first] == ["a", "b"]
-    sqs_client.change_message_visibility(
-        QueueUrl=url, ReceiptHandle=first[0]["ReceiptHandle"], VisibilityTimeout=100
-    )
+    disturb(sqs_client, url, first[0]["ReceiptHandle"])
     retry = sqs_client.receive_message(**request)["Messages"]
     assert [m["Body"] for m in retry] == ["c"]
 

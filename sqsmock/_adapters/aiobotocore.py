@@ -43,7 +43,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import SqsHttpResponse, render
-from ._sdk.endpoints import endpoint_memo, kept_endpoint, remember_endpoint
+from ._sdk.endpoints import lookup_endpoint, remember_endpoint
 from ._sdk.hook import hook, hooked, install_wrappers, uninstall_wrappers
 from ._sdk.paths import (
     FAST,
@@ -219,15 +219,9 @@ async def _resolve_endpoint_ruleset(
     request_context: Any,
     ignore_signing_region: bool = False,
 ) -> Any:
-    memo = (
-        endpoint_memo(self, operation_model, request_context, ignore_signing_region)
-        if stack
-        else None
-    )
-    if memo is not None:
-        found = kept_endpoint(memo, operation_model, request_context)
-        if found is not None:
-            return found
+    memo, found = lookup_endpoint(self, operation_model, request_context, ignore_signing_region)
+    if found is not None:
+        return found
     resolved = await _previous["_resolve_endpoint_ruleset"].__get__(self)(
         operation_model, params, request_context, ignore_signing_region
     )

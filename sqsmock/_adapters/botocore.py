@@ -48,7 +48,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import render
-from ._sdk.endpoints import endpoint_memo, kept_endpoint, remember_endpoint
+from ._sdk.endpoints import lookup_endpoint, remember_endpoint
 from ._sdk.hook import HOOKED_MARK, hook, install_wrappers, uninstall_wrappers
 from ._sdk.paths import (
     FAST,
@@ -151,15 +151,9 @@ def _resolve_endpoint_ruleset(
     request_context: Any,
     ignore_signing_region: bool = False,
 ) -> Any:
-    memo = (
-        endpoint_memo(self, operation_model, request_context, ignore_signing_region)
-        if stack
-        else None
-    )
-    if memo is not None:
-        found = kept_endpoint(memo, operation_model, request_context)
-        if found is not None:
-            return found
+    memo, found = lookup_endpoint(self, operation_model, request_context, ignore_signing_region)
+    if found is not None:
+        return found
     resolved = _previous["_resolve_endpoint_ruleset"].__get__(self)(
         operation_model, params, request_context, ignore_signing_region
     )

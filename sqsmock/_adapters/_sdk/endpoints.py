@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._stack import stack
 from .paths import FAST, route, watched
 
-__all__ = ["endpoint_memo", "kept_endpoint", "remember_endpoint"]
+__all__ = ["endpoint_memo", "kept_endpoint", "lookup_endpoint", "remember_endpoint"]
 
 #: The built-ins an SQS endpoint depends on: each is fixed when the client is made.
 _CLIENT_BUILTINS = frozenset({"AWS::Region", "AWS::UseFIPS", "AWS::UseDualStack", "SDK::Endpoint"})
@@ -44,6 +45,17 @@ def endpoint_memo(
     if memo is None:
         memo = client.__dict__[_MEMO] = {}
     return memo
+
+
+def lookup_endpoint(
+    client: Any, operation_model: Any, context: Any, ignore_signing_region: bool
+) -> tuple[Memo | None, tuple[Any, dict[str, Any], Any] | None]:
+    """For an SDK adapter's ``_resolve_endpoint_ruleset``: the memo this call may use (None:
+    botocore resolves it as always) and the endpoint kept in it (None: none yet)."""
+    if not stack:
+        return None, None
+    memo = endpoint_memo(client, operation_model, context, ignore_signing_region)
+    return memo, None if memo is None else kept_endpoint(memo, operation_model, context)
 
 
 def kept_endpoint(
