@@ -131,3 +131,16 @@ def test_a_header_aiohttp_may_refuse_is_left_to_aiohttp(value: str) -> None:
     request = REQUESTS["1.1"]
     plain, ours = asyncio.run(_exchanges(request, 200, False, False, False, {"X-Odd": value}))
     assert ours == plain
+
+
+def test_with_an_aiohttp_release_it_was_not_checked_against_every_answer_is_aiohttps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SqsResponse sets StreamResponse's own state: only for the releases it was checked with."""
+    from sqsmock._adapters.http import exchange
+
+    assert exchange.WRITTEN_BY_SQSMOCK  # the aiohttp installed here is one of them
+    assert exchange._release("3.14.5") == (3, 14)
+    assert exchange._release("3.15b1") == (3, 15)
+    monkeypatch.setattr(exchange, "WRITTEN_BY_SQSMOCK", False)
+    assert type(sqs_answer(_answer(200, False), "POST")) is web.Response

@@ -11,7 +11,9 @@ in one piece, the head ``web.Response`` would have sent -- the status line, the 
 headers, then ``Content-Length``, ``Date``, ``Server`` and, where the connection's state calls for
 it, ``Connection``, in that order -- and the body. A header aiohttp might refuse (a control
 character) goes through aiohttp's own serialiser instead. tests/test_http_exchange.py holds the
-bytes to ``web.Response``'s.
+bytes to ``web.Response``'s. ``SqsResponse`` sets ``StreamResponse``'s own state, which is
+aiohttp's to change: it is used only with the aiohttp releases it was checked against
+(``WRITTEN_BY_SQSMOCK``); with any later one every answer is a ``web.Response``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import re
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 from aiohttp.abc import AbstractStreamWriter
 from aiohttp.helpers import rfc822_formatted_time
@@ -44,6 +47,18 @@ _TAIL_CLOSE = f"Server: {SERVER_SOFTWARE}\r\nConnection: close\r\n\r\n"
 _REASONS: dict[int, str] = {}
 
 
+def _release(version: str) -> tuple[int, int]:
+    """(major, minor) of a release string such as ``3.14.5`` or ``3.15b1``; (0, 0) if unreadable."""
+    found = re.match(r"(\d+)\.(\d+)", version)
+    return (int(found[1]), int(found[2])) if found else (0, 0)
+
+
+#: The aiohttp releases ``SqsResponse`` was checked against (3.9 to 3.14): with those it writes
+#: SQS answers itself; with a later release, whose ``StreamResponse`` may keep other state, every
+#: answer is aiohttp's own ``web.Response``.
+WRITTEN_BY_SQSMOCK = (3, 9) <= _release(aiohttp.__version__) <= (3, 14)
+
+
 def request_of(request: BaseRequest) -> HttpRequest:
     """The request as the protocol layer sees it, before its body is read."""
     return HttpRequest(request.method, request.path, [], request.headers, b"")
@@ -60,7 +75,13 @@ async def expect_continue(request: BaseRequest) -> None:
 def sqs_answer(answer: HttpAnswer, method: str) -> web.StreamResponse:
     """An answer the protocol layer rendered, to a request of ``method``."""
     status, body = answer.status, answer.body
-    if method in _PLAIN_METHODS and body and status >= 200 and status not in (204, 304):
+    if (
+        WRITTEN_BY_SQSMOCK
+        and method in _PLAIN_METHODS
+        and body
+        and status >= 200
+        and status not in (204, 304)
+    ):
         return SqsResponse(status, answer.headers, body)
     return web.Response(status=status, body=body, headers=answer.headers)
 
