@@ -25,17 +25,10 @@ __all__ = [
     "Result",
     "call",
     "finish",
-    "request_id",
     "start",
     "wait_awaiting",
     "wait_blocking",
 ]
-
-
-def request_id() -> str:
-    """A fresh request id in the UUID form SQS uses (``_engine.ids``: unique, not
-    unguessable, and cheap)."""
-    return new_request_id()
 
 
 class Result:

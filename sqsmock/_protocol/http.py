@@ -23,7 +23,7 @@ from typing import Any
 
 from .._errors import SqsError
 from .._service.addresses import QueueUrls, split_queue_url
-from . import Call, Result, request_id, wire
+from . import Call, Result, wire
 from .query import (
     check_form_size,
     decode_query,
@@ -252,4 +252,4 @@ def error_answer(request: HttpRequest, error: SqsError, operation: str = "") -> 
     return render(protocol_of(request), Result.of_error(operation, error))
 
 
-__all__ += ["Parsed", "protocol_of", "request_id"]
+__all__ += ["Parsed", "protocol_of"]
