@@ -22,7 +22,7 @@ from typing import Any
 from .._stack import stack
 from .paths import FAST, route, watched
 
-__all__ = ["endpoint_memo", "kept_endpoint", "lookup_endpoint", "remember_endpoint"]
+__all__ = ["lookup_endpoint", "remember_endpoint"]
 
 #: The built-ins an SQS endpoint depends on: each is fixed when the client is made.
 _CLIENT_BUILTINS = frozenset({"AWS::Region", "AWS::UseFIPS", "AWS::UseDualStack", "SDK::Endpoint"})
@@ -32,40 +32,28 @@ _NO_AUTH = object()
 Memo = dict[str, tuple[Any, ...]]
 
 
-def endpoint_memo(
-    client: Any, operation_model: Any, context: Any, ignore_signing_region: bool = False
-) -> Memo | None:
-    """The client's kept endpoints, when this call may use one (the fast path, nobody else
-    listening to ``before-endpoint-resolution``); None when botocore must resolve it."""
-    if ignore_signing_region or context is None or route(client, operation_model, context) != FAST:
-        return None
-    if watched(client, operation_model, "before-endpoint-resolution"):
-        return None
-    memo: Memo | None = client.__dict__.get(_MEMO)
-    if memo is None:
-        memo = client.__dict__[_MEMO] = {}
-    return memo
-
-
 def lookup_endpoint(
     client: Any, operation_model: Any, context: Any, ignore_signing_region: bool
 ) -> tuple[Memo | None, tuple[Any, dict[str, Any], Any] | None]:
-    """For an SDK adapter's ``_resolve_endpoint_ruleset``: the memo this call may use (None:
-    botocore resolves it as always) and the endpoint kept in it (None: none yet)."""
-    if not stack:
+    """For an SDK adapter's ``_resolve_endpoint_ruleset``: the client's kept endpoints, when
+    this call may use one (a mock active, the fast path, nobody else listening to
+    ``before-endpoint-resolution``; else None: botocore resolves it as always), and this call's
+    ``(url, headers, properties)`` if kept, its changes applied to ``context`` (else None:
+    ``remember_endpoint`` keeps what botocore resolves)."""
+    if (
+        not stack
+        or ignore_signing_region
+        or context is None
+        or route(client, operation_model, context) != FAST
+        or watched(client, operation_model, "before-endpoint-resolution")
+    ):
         return None, None
-    memo = endpoint_memo(client, operation_model, context, ignore_signing_region)
-    return memo, None if memo is None else kept_endpoint(memo, operation_model, context)
-
-
-def kept_endpoint(
-    memo: Memo, operation_model: Any, context: Any
-) -> tuple[Any, dict[str, Any], Any] | None:
-    """The kept ``(url, headers, properties)`` of this call's endpoint, its changes applied to
-    ``context``; None when there is none yet (``remember_endpoint`` keeps botocore's)."""
+    memo: Memo | None = client.__dict__.get(_MEMO)
+    if memo is None:
+        memo = client.__dict__[_MEMO] = {}
     found = memo.get(operation_model.name)
     if found is None:
-        return None
+        return memo, None
     url, headers, properties, auth_type, signing = found
     if auth_type is not _NO_AUTH:
         context["auth_type"] = auth_type
@@ -73,7 +61,7 @@ def kept_endpoint(
             context["signing"].update(signing)
         else:
             context["signing"] = dict(signing)
-    return url, dict(headers), properties
+    return memo, (url, dict(headers), properties)
 
 
 def remember_endpoint(
