@@ -95,39 +95,6 @@ def measure(value: Any) -> int:
     return len(value) if kind is str else 8
 
 
-def copied_and_measured(value: Any) -> tuple[Any, int]:
-    """``(snapshot(value), measure(value))`` in one walk: the call path's copy of a request."""
-    kind = type(value)
-    if kind is dict:
-        out = value.copy()
-        n = 0
-        for key, item in out.items():
-            kind = type(item)
-            if kind is str:
-                n += len(key) + len(item)
-            elif kind is dict or kind is list:
-                out[key], size = copied_and_measured(item)
-                n += len(key) + size
-            else:
-                n += len(key) + 8
-        return out, n
-    if kind is list:
-        copied = []
-        n = 0
-        for item in value:
-            kind = type(item)
-            if kind is str:
-                n += len(item)
-            elif kind is dict or kind is list:
-                item, size = copied_and_measured(item)
-                n += size
-            else:
-                n += 8
-            copied.append(item)
-        return copied, n
-    return value, (len(value) if kind is str else 8)
-
-
 def cut(value: Any, keep: int = TRUNCATED_KEPT) -> Any:
     """A copy of ``value`` with every string longer than ``keep`` cut to its first ``keep``."""
     kind = type(value)
@@ -201,8 +168,9 @@ class CallJournal:
     ) -> None:
         """Keep one answered call (``result``: its ``Result``)."""
         error = result.error
-        kept, size = copied_and_measured(params)
+        kept = snapshot(params)
         payload = result.payload
+        size = measure(kept)
         truncated = size > OVERSIZED or (
             size > REJECTED_KEPT and error is not None and not injected
         )
