@@ -139,8 +139,7 @@ class Runtime:
             step = self.start(operation, params, caller)
             if isinstance(step, Result):
                 return step
-            waited = await _protocol.wait_awaiting(step.poll, step.clock, None)
-            return step.finish(waited)
+            return await self.wait_async(step)
         try:
             step = await _in_thread(lambda: self.start(operation, params, caller))
             if isinstance(step, Result):
@@ -152,6 +151,11 @@ class Runtime:
                 raise
             log.warning("sqsmock answered %s with ServiceUnavailable: %s", operation, error)
             return Result.of_error(operation, SqsError("ServiceUnavailable"))
+
+    async def wait_async(self, step: _Waiting) -> Result:
+        """Finish a call that ``start`` left waiting (a long poll), when the engine does no
+        blocking I/O: the wait awaits on the loop."""
+        return step.finish(await _protocol.wait_awaiting(step.poll, step.clock, None))
 
     def start(self, operation: str, params: Request, caller: Call) -> Result | _Waiting:
         """Run one call up to its answer, or up to the wait of a long poll."""

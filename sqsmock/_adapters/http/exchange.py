@@ -31,7 +31,15 @@ from aiohttp.web_request import BaseRequest
 
 from ..._protocol.http import HttpAnswer, HttpRequest
 
-__all__ = ["SqsResponse", "expect_continue", "json_answer", "request_of", "sqs_answer"]
+__all__ = [
+    "SqsResponse",
+    "answer_bytes",
+    "expect_continue",
+    "json_answer",
+    "reason_of",
+    "request_of",
+    "sqs_answer",
+]
 
 #: Methods whose answers have a body and keep their ``Content-Length`` for any SQS status.
 _PLAIN_METHODS = frozenset({"GET", "POST"})
@@ -86,6 +94,37 @@ def sqs_answer(answer: HttpAnswer, method: str) -> web.StreamResponse:
     return web.Response(status=status, body=body, headers=answer.headers)
 
 
+def reason_of(status: int) -> str:
+    """aiohttp's reason phrase of ``status``, as its responses give it."""
+    reason = _REASONS.get(status)
+    if reason is None:
+        reason = _REASONS[status] = web.StreamResponse(status=status).reason
+    return reason
+
+
+def _tail(version: tuple[int, int], keep_alive: bool) -> str:
+    if keep_alive:
+        return _TAIL_KEEP_ALIVE if version == HttpVersion10 else _TAIL
+    return _TAIL_CLOSE if version == HttpVersion11 else _TAIL
+
+
+def answer_bytes(
+    version: tuple[int, int], status: int, fields: dict[str, str], body: bytes, keep_alive: bool
+) -> bytes | None:
+    """The bytes ``web.Response(status=, body=, headers=fields)`` sends to a GET or POST of HTTP
+    ``version`` (a body that is not empty, a status of 200 or more but 204 and 304), or None if
+    a header holds a character aiohttp's serialisers may refuse."""
+    if _CONTROL.search("".join(fields.values())) is not None:
+        return None
+    lines = "\r\n".join(map(": ".join, fields.items()))
+    head = (
+        f"HTTP/{version[0]}.{version[1]} {status} {reason_of(status)}\r\n{lines}\r\n"
+        f"Content-Length: {len(body)}\r\nDate: {rfc822_formatted_time()}\r\n"
+        f"{_tail(version, keep_alive)}"
+    )
+    return head.encode("utf-8") + body
+
+
 class SqsResponse(web.StreamResponse):
     """An SQS answer of a GET or POST: status, headers (with ``Content-Type``) and a body that
     is not empty -- the bytes ``web.Response(status=, body=, headers=)`` sends for it, written
@@ -106,10 +145,7 @@ class SqsResponse(web.StreamResponse):
         self._must_be_empty_body = None
         self._body_length = 0
         self._status = status
-        reason = _REASONS.get(status)
-        if reason is None:
-            reason = _REASONS[status] = web.StreamResponse(status=status).reason
-        self._reason = reason
+        self._reason = reason_of(status)
         #: The answer's own headers, in order; ``add_headers`` appends (CORS).
         self.fields = headers
         self._answer_body = body
@@ -137,19 +173,14 @@ class SqsResponse(web.StreamResponse):
         assert request is not None and writer is not None, "Response has not been started"
         body, fields = self._answer_body, self.fields
         version = request.version
-        status_line = f"HTTP/{version[0]}.{version[1]} {self._status} {self._reason}"
-        date = rfc822_formatted_time()
-        if self._keep_alive:
-            tail = _TAIL_KEEP_ALIVE if version == HttpVersion10 else _TAIL
-        else:
-            tail = _TAIL_CLOSE if version == HttpVersion11 else _TAIL
-        if _CONTROL.search("".join(fields.values())) is None:
-            lines = "\r\n".join(map(": ".join, fields.items()))
-            head = (
-                f"{status_line}\r\n{lines}\r\nContent-Length: {len(body)}\r\nDate: {date}\r\n{tail}"
-            )
-            await writer.write(head.encode("utf-8") + body)
+        keep_alive = bool(self._keep_alive)
+        written = answer_bytes(version, self._status, fields, body, keep_alive)
+        if written is not None:
+            await writer.write(written)
         else:  # left to aiohttp's serialiser: it sends the header or refuses it (ValueError)
+            status_line = f"HTTP/{version[0]}.{version[1]} {self._status} {self._reason}"
+            date = rfc822_formatted_time()
+            tail = _tail(version, keep_alive)
             headers = {**fields, "Content-Length": str(len(body)), "Date": date}
             headers["Server"] = SERVER_SOFTWARE
             if tail is not _TAIL:

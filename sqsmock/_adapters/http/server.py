@@ -36,6 +36,7 @@ from ..._service.addresses import QueueUrls
 from . import admin, localstack, sqs
 from .browsers import Guard
 from .exchange import SqsResponse, request_of
+from .express import Lane
 from .localstack_mode import LocalStackMode
 from .served import Metrics
 from .sqs import BODY_LIMIT
@@ -83,6 +84,7 @@ class SqsHttpServer:
         self._urls: dict[str, QueueUrls] = {}
         self._web: _WebServer | None = None
         self._listener: asyncio.AbstractServer | None = None
+        self._lane: Lane | None = None
         self._stopping = False
         self._in_flight = 0  # requests being handled
         self._idle = asyncio.Event()
@@ -102,14 +104,17 @@ class SqsHttpServer:
             lingering_time=1.0,
             access_log=None,
         )
-        listener = await loop.create_server(self._web, host, port, reuse_address=True, backlog=1024)
+        lane = self._lane = Lane(
+            self, self.guard, self._web, self.idle_timeout, self._call_started, self._call_ended
+        )
+        listener = await loop.create_server(lane, host, port, reuse_address=True, backlog=1024)
         ports = {int(sock.getsockname()[1]) for sock in listener.sockets}
         if len(ports) > 1:  # port 0 on a name with several addresses (localhost: v4 and v6)
             chosen = int(listener.sockets[0].getsockname()[1])
             listener.close()
             await listener.wait_closed()
             listener = await loop.create_server(
-                self._web, host, chosen, reuse_address=True, backlog=1024
+                lane, host, chosen, reuse_address=True, backlog=1024
             )
         self._listener = listener
         self.host, self.port = host, int(listener.sockets[0].getsockname()[1])
@@ -133,6 +138,9 @@ class SqsHttpServer:
         listener, web_server = self._listener, self._web
         self._listener = None
         self._stopping = True
+        lane = self._lane
+        if lane is not None:
+            lane.stopping = True
         if listener is not None:
             listener.close()
         backend = self.runtime.backend_or_none
@@ -142,6 +150,8 @@ class SqsHttpServer:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._idle.wait(), self.shutdown_timeout)
         self.runtime.close()
+        if lane is not None:
+            lane.close()
         if web_server is not None:
             pre_shutdown = getattr(web_server, "pre_shutdown", None)  # aiohttp >= 3.10
             if pre_shutdown is not None:
@@ -180,7 +190,7 @@ class SqsHttpServer:
         if self._stopping:
             response = sqs.refuse(self, request_of(request), SqsError("ServiceUnavailable"))
         else:
-            self._in_flight += 1
+            self._call_started()
             try:
                 path = request.path
                 if path.startswith(admin.PATH):
@@ -192,15 +202,21 @@ class SqsHttpServer:
                 else:
                     response = await sqs.answer(self, request)
             finally:
-                self._in_flight -= 1
-                if not self._in_flight and self._stopping:
-                    self._idle.set()  # what close() waits for
+                self._call_ended()
         if origin is not None:
             if isinstance(response, SqsResponse):
                 response.add_headers(self.guard.cors_headers(origin))
             else:
                 response.headers.update(self.guard.cors_headers(origin))
         return response
+
+    def _call_started(self) -> None:
+        self._in_flight += 1
+
+    def _call_ended(self) -> None:
+        self._in_flight -= 1
+        if not self._in_flight and self._stopping:
+            self._idle.set()  # what close() waits for
 
     def _block(self, request: BaseRequest, reason: str) -> web.StreamResponse:
         """403 for a request the guard refused: nothing ran, its body is not read."""

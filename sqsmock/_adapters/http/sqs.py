@@ -18,18 +18,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
 from ..._errors import SqsError
-from ..._protocol.http import HttpRequest, Parsed, error_answer, parse, render
+from ..._protocol import Result
+from ..._protocol.http import HttpAnswer, HttpRequest, Parsed, error_answer, parse, render
 from ..._protocol.query import form_pairs
 from ..._regions import is_region, shown
 from .exchange import expect_continue, sqs_answer
 from .served import Served
 
-__all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "read_body", "refuse"]
+__all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "begin", "read_body", "refuse"]
 
 log = logging.getLogger("sqsmock.server")
 
@@ -77,10 +80,26 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
                 return read
             body = read
         http.body = body
-        raw = request.rel_url.raw_query_string
-        if raw:
+    except ConnectionError:  # the client went away: nobody to answer, nothing to log
+        raise
+    except Exception:
+        return sqs_answer(_failed(server, http), method)
+    answered = begin(server, http, request.rel_url.raw_query_string)
+    if not isinstance(answered, HttpAnswer):
+        answered = await answered
+    return sqs_answer(answered, method)
+
+
+def begin(
+    server: Served, http: HttpRequest, raw_query: str
+) -> HttpAnswer | Coroutine[Any, Any, HttpAnswer]:
+    """Answer a request read whole: the answer at once when the call needs no wait (the engine
+    runs on the loop and nothing long-polls), else a coroutine that awaits it. Every front end
+    of the endpoint (aiohttp's handler, ``express``) answers through here."""
+    try:
+        if raw_query:
             try:
-                http.query = form_pairs(raw)
+                http.query = form_pairs(raw_query)
             except UnicodeDecodeError as error:
                 raise SqsError("MalformedQueryString", reason=error.reason) from None
         runtime = server.runtime
@@ -90,31 +109,62 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
             http,
             region=runtime.region,
             account=runtime.account,
-            urls=server.urls(headers.get("Host")),
+            urls=server.urls(http.headers.get("Host")),
         )
         _check_regions(parsed)
-        result = await runtime.call_async(
-            parsed.operation, parsed.params, parsed.caller, remote=True
-        )
-        failed = result.error
-        outcome = "ok" if failed is None else failed.shape
-        server.metrics.count(result.operation, outcome)
-        if log.isEnabledFor(logging.DEBUG):  # `sqsmock serve --log-level debug`
-            log.debug("%s (%s) %s: %s", result.operation, parsed.protocol, result.status, outcome)
-        return sqs_answer(render(parsed.protocol, result), method)
+        if runtime.blocking:
+            return _awaited(
+                server,
+                http,
+                parsed,
+                runtime.call_async(parsed.operation, parsed.params, parsed.caller, remote=True),
+            )
+        step = runtime.start(parsed.operation, parsed.params, parsed.caller)
+        if not isinstance(step, Result):
+            return _awaited(server, http, parsed, runtime.wait_async(step))
+        return _rendered(server, parsed, step)
     except SqsError as error:
-        server.metrics.count("", error.shape)
-        log.debug("refused %s %s: %s", request.method, request.path, error)
-        return sqs_answer(error_answer(http, error), http.method)
+        return _refused(server, http, error)
+    except Exception:
+        return _failed(server, http)
+
+
+async def _awaited(
+    server: Served, http: HttpRequest, parsed: Parsed, waiting: Coroutine[Any, Any, Result]
+) -> HttpAnswer:
+    try:
+        return _rendered(server, parsed, await waiting)
+    except SqsError as error:
+        return _refused(server, http, error)
     except ConnectionError:  # the client went away: nobody to answer, nothing to log
         raise
     except Exception:
-        log.exception("sqsmock failed to answer %s %s", request.method, request.path)
-        fault = SqsError(
-            "ServiceUnavailable" if server.runtime.backend_or_none is None else "InternalFailure"
-        )
-        server.metrics.count("", fault.shape)
-        return sqs_answer(error_answer(http, fault), http.method)
+        return _failed(server, http)
+
+
+def _rendered(server: Served, parsed: Parsed, result: Result) -> HttpAnswer:
+    failed = result.error
+    outcome = "ok" if failed is None else failed.shape
+    server.metrics.count(result.operation, outcome)
+    if log.isEnabledFor(logging.DEBUG):  # `sqsmock serve --log-level debug`
+        log.debug("%s (%s) %s: %s", result.operation, parsed.protocol, result.status, outcome)
+    return render(parsed.protocol, result)
+
+
+def _refused(server: Served, http: HttpRequest, error: SqsError) -> HttpAnswer:
+    server.metrics.count("", error.shape)
+    log.debug("refused %s %s: %s", http.method, http.path, error)
+    return error_answer(http, error)
+
+
+def _failed(server: Served, http: HttpRequest) -> HttpAnswer:
+    """The answer to a fault of sqsmock's own (logged): 500, or 503 once the runtime is closing."""
+    log.exception("sqsmock failed to answer %s %s", http.method, http.path)
+    fault = SqsError(
+        "ServiceUnavailable" if server.runtime.backend_or_none is None else "InternalFailure"
+    )
+    server.metrics.count("", fault.shape)
+    return error_answer(http, fault)
 
 
 async def read_body(

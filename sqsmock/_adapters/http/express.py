@@ -1,0 +1,333 @@
+"""The express lane: plain SQS calls answered from the socket, below aiohttp's web layer.
+
+Nearly every request a running server sees is an SDK's SQS call: a POST of HTTP/1.1 to an SQS
+path, head and body in one read, a ``Content-Length``, nothing out of the ordinary. ``Express``,
+the protocol of every new connection, reads such a request itself -- its head checked against
+HTTP's grammar, stricter than aiohttp's parser -- passes the guard (``browsers.Guard``) the same
+way, answers it through the same ``sqs.begin`` as aiohttp's handler, and writes the bytes that
+handler writes (``exchange.answer_bytes``). That skips the objects aiohttp builds for any request
+of any application (a request, a payload stream, a response, a writer, a task per call).
+
+The first request that is anything else -- another method, version or path (the admin API,
+LocalStack's routes, a query string, an escaped or dotted path), a header out of the ordinary
+(``Transfer-Encoding``, ``Expect``, ``Content-Encoding``, ``Upgrade``, ``Origin``, a repeated
+one), a head the guard refuses or larger than ``HEAD_LIMIT``, a body not all there yet, a
+server that is stopping -- hands the connection, with every byte not yet answered, to aiohttp's
+own handler for good: aiohttp makes of it what it always would have.
+
+A call that waits (a long poll, or any call when the engine writes to a store) is awaited in a
+task; the connection reads no further request until it is answered, and the task is cancelled
+if the client hangs up (a long poll then ends, as aiohttp's handler cancellation does). A
+connection idle for ``idle_timeout`` is closed, as aiohttp closes its keep-alive connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import socket
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from multidict import CIMultiDict, CIMultiDictProxy
+
+from ..._errors import SqsError
+from ..._protocol.http import HttpAnswer, HttpRequest, error_answer
+from .browsers import Guard
+from .exchange import answer_bytes
+from .served import Served
+from .sqs import begin
+
+__all__ = ["HEAD_LIMIT", "Express", "Lane"]
+
+log = logging.getLogger("sqsmock.server")
+
+#: The longest request head the lane reads itself (aiohttp's own limit for a line is 8190).
+HEAD_LIMIT = 8190
+#: The request line of a call the lane answers: POST, HTTP/1.1, an SQS path (not one of the
+#: server's own ``/_...`` routes) of plain characters -- no escapes, no query string.
+_REQUEST_LINE = re.compile(r"POST (/(?!_)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*) HTTP/1\.1\r\n")
+#: A header line of HTTP's grammar: a token, a colon, a value of visible characters, spaces and
+#: tabs (no obsolete line folding, nothing outside ASCII), the spaces around it not its own.
+#: Every line of a head must be one (``findall`` finds as many as there are line ends).
+_FIELD = re.compile(
+    r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*((?:[\t\x20-\x7e]*[\x21-\x7e])?)[ \t]*\r\n", re.M
+)
+#: Headers that make a request aiohttp's to read (bodies framed or encoded otherwise, a
+#: protocol switch, a wait for ``100 Continue``) or to answer (a web page's, with CORS).
+_UNUSUAL = frozenset(
+    {"transfer-encoding", "content-encoding", "expect", "upgrade", "origin", "sec-fetch-site"}
+)
+#: A request's own buffer beyond which reading pauses while a call is awaited.
+_BUFFER_LIMIT = 1024 * 1024
+
+
+class Lane:
+    """What every express connection of one server shares: the server's routes, its guard,
+    aiohttp's handler factory (for connections handed over), the idle timeout, and the calls
+    under way (``close`` waits for them)."""
+
+    def __init__(
+        self,
+        served: Served,
+        guard: Guard,
+        handler: Callable[[], asyncio.Protocol],
+        idle_timeout: float,
+        call_started: Callable[[], None],
+        call_ended: Callable[[], None],
+    ) -> None:
+        self.served = served
+        self.guard = guard
+        self.handler = handler
+        self.idle_timeout = idle_timeout
+        self.call_started = call_started
+        self.call_ended = call_ended
+        #: No new call is answered here once the server is stopping: aiohttp's handler
+        #: answers it (``ServiceUnavailable``).
+        self.stopping = False
+        self.connections: set[Express] = set()
+
+    def __call__(self) -> Express:
+        return Express(self)
+
+    def close(self) -> None:
+        """Close every connection still the lane's (those awaiting a call close once it is
+        answered)."""
+        for connection in list(self.connections):
+            connection.close_when_idle()
+
+
+class Express(asyncio.Protocol):
+    """One connection, answered here until a request needs aiohttp."""
+
+    def __init__(self, lane: Lane) -> None:
+        self._lane = lane
+        self._loop = asyncio.get_running_loop()
+        self._transport: asyncio.Transport | None = None
+        self._buffer = bytearray()
+        #: The task awaiting a call's answer, if any.
+        self._busy: asyncio.Task[None] | None = None
+        self._write_paused = False
+        self._read_paused = False
+        self._eof = False
+        self._closing = False  # close once the call under way is answered
+        self._last = 0.0  # when the connection last answered (or opened)
+        self._timer: asyncio.TimerHandle | None = None
+
+    # -- asyncio's protocol -----------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as aiohttp does
+        self._lane.connections.add(self)
+        self._last = self._loop.time()
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if self._busy is None and not self._write_paused:
+            self._serve()
+        self._flow()
+
+    def eof_received(self) -> None:
+        """The client sent all it will: answer what can be answered at once; the transport then
+        closes (a call still awaited is cancelled), as it does under aiohttp's handler."""
+        self._eof = True
+        if self._busy is None and not self._write_paused:
+            self._serve()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self._transport = None
+        self._lane.connections.discard(self)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        busy = self._busy
+        if busy is not None:
+            busy.cancel()  # nobody to answer: a long poll ends
+
+    def pause_writing(self) -> None:
+        self._write_paused = True
+
+    def resume_writing(self) -> None:
+        self._write_paused = False
+        if self._busy is None and self._transport is not None:
+            self._serve()
+            self._flow()
+
+    def _flow(self) -> None:
+        """Stop reading while requests pile up unanswered (a call awaited, a client that does
+        not read its answers); read again once they are answered."""
+        transport = self._transport
+        if transport is None or self._lane_lost():
+            return
+        piled = len(self._buffer) > _BUFFER_LIMIT
+        if piled != self._read_paused:
+            self._read_paused = piled
+            if piled:
+                transport.pause_reading()
+            else:
+                transport.resume_reading()
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def _lane_lost(self) -> bool:
+        return self not in self._lane.connections
+
+    def _serve(self) -> None:
+        """Answer every whole request in the buffer, until one must be awaited or handed over."""
+        buffer = self._buffer
+        lane = self._lane
+        while self._busy is None and not self._write_paused:
+            if self._transport is None or self._closing:
+                return
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                if len(buffer) > HEAD_LIMIT or (self._eof and buffer):
+                    self._hand_over()
+                return
+            if end > HEAD_LIMIT or lane.stopping:
+                self._hand_over()
+                return
+            read = _read(buffer, end, lane)
+            if read is None:
+                self._hand_over()
+                return
+            http, total, close = read
+            if len(buffer) < total:  # the body is still coming: aiohttp reads it
+                self._hand_over()
+                return
+            http.body = bytes(buffer[end + 4 : total])
+            del buffer[:total]
+            answered = begin(lane.served, http, "")
+            if isinstance(answered, HttpAnswer):
+                self._answer(http, answered, close)
+            else:
+                self._await(http, answered, close)
+
+    def _await(
+        self, http: HttpRequest, pending: Coroutine[Any, Any, HttpAnswer], close: bool
+    ) -> None:
+        self._lane.call_started()
+        self._busy = self._loop.create_task(self._finish(http, pending, close))
+
+    async def _finish(
+        self, http: HttpRequest, pending: Coroutine[Any, Any, HttpAnswer], close: bool
+    ) -> None:
+        try:
+            answered = await pending
+        except (asyncio.CancelledError, ConnectionError):  # the client hung up
+            return
+        finally:
+            self._busy = None
+            self._lane.call_ended()
+        if self._transport is None:
+            return
+        self._answer(http, answered, close or self._closing)
+        self._serve()
+        self._flow()
+
+    def _answer(self, http: HttpRequest, answered: HttpAnswer, close: bool) -> None:
+        transport = self._transport
+        assert transport is not None
+        data = answer_bytes((1, 1), answered.status, answered.headers, answered.body, not close)
+        if data is None:  # a header aiohttp would refuse to send: its handler's 500
+            log.error("sqsmock could not send a header of its answer to %s", http.path)
+            fault = error_answer(http, SqsError("InternalFailure"))
+            data = answer_bytes((1, 1), fault.status, fault.headers, fault.body, not close)
+            assert data is not None
+        transport.write(data)
+        self._last = self._loop.time()
+        if close:
+            self._closing = True
+            transport.close()
+
+    def _hand_over(self) -> None:
+        """Give the connection, and every byte not yet answered, to aiohttp's handler."""
+        transport = self._transport
+        assert transport is not None and self._busy is None
+        lane = self._lane
+        lane.connections.discard(self)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._read_paused:
+            self._read_paused = False
+            transport.resume_reading()
+        handler = lane.handler()
+        transport.set_protocol(handler)
+        handler.connection_made(transport)
+        data = bytes(self._buffer)
+        self._buffer.clear()
+        if data:
+            handler.data_received(data)
+        if self._eof:
+            handler.eof_received()
+
+    def close_when_idle(self) -> None:
+        """Close now if no call is under way, else once it is answered."""
+        self._closing = True
+        if self._busy is None and self._transport is not None:
+            self._transport.close()
+
+    # -- idle connections -------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        timeout = self._lane.idle_timeout
+        if timeout > 0:
+            self._timer = self._loop.call_at(self._last + timeout, self._idle)
+
+    def _idle(self) -> None:
+        self._timer = None
+        transport = self._transport
+        if transport is None:
+            return
+        if self._busy is None and self._loop.time() >= self._last + self._lane.idle_timeout:
+            transport.close()
+        else:
+            self._arm()
+
+
+def _read(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bool] | None:
+    """The request whose head ends at ``end`` (its body not read yet), the offset its body ends
+    at, and whether the connection closes after it; None if it is not one for the lane."""
+    try:
+        head = buffer[: end + 2].decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    line = _REQUEST_LINE.match(head)
+    if line is None:
+        return None
+    path = line[1]
+    if "/." in path:  # a dot segment: aiohttp's to resolve
+        return None
+    fields = head[line.end() :]
+    pairs = _FIELD.findall(fields)
+    lines = fields.count("\n")
+    if len(pairs) != lines or fields.count("\r\n") != lines:  # a line of another form
+        return None
+    names = {name.lower() for name, _ in pairs}
+    if len(names) != len(pairs) or not names.isdisjoint(_UNUSUAL):
+        return None
+    headers = CIMultiDictProxy(CIMultiDict(pairs))
+    length_text = headers.get("Content-Length")
+    if length_text is None or not length_text.isdigit():
+        return None
+    length = int(length_text)
+    if length > lane.served.body_limit:
+        return None  # aiohttp's handler refuses it, unread
+    connection = headers.get("Connection")
+    close = False
+    if connection is not None:
+        connection = connection.lower()
+        if connection == "close":
+            close = True
+        elif connection != "keep-alive":
+            return None
+    if lane.guard.refusal(headers) is not None:
+        return None
+    return HttpRequest("POST", path, [], headers, b""), end + 4 + length, close
