@@ -8,6 +8,10 @@ to one function -- no router, no middleware -- which keeps the request path shor
 ``admin`` (``/_sqsmock/``), ``localstack`` (``/_aws/sqs/messages``; ``/_localstack/`` in
 LocalStack mode) or ``sqs`` (everything else). See docs/architecture.md.
 
+Every connection starts in the express lane (``express``): plain SQS calls are read and answered
+from the socket, through the same ``sqs.begin``; the first request that is anything else hands
+the connection to aiohttp's handler, and from there to ``handle``.
+
 A request aiohttp cannot parse as HTTP still gets an SQS query-protocol error (``_Connection``),
 and a connection that idles or dawdles over a request head is closed after ``idle_timeout``.
 Stopping lets the calls under way finish before the runtime closes (``close``).
