@@ -106,18 +106,27 @@ def form_pairs(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
-#: What keeps ``%XX`` text from being decoded as quoted-printable text whose ``=`` is ``%``: an
-#: escape that is not two hex digits, an ``=`` or a line break (quoted-printable's own syntax).
-_NOT_PLAIN_ESCAPES = re.compile(r"%(?![0-9A-Fa-f]{2})|[=\r\n]")
-
-
 def _unquote(text: str) -> str:
     """``unquote(text, errors="strict")``; ASCII text (a queue URL, an id) in one piece, as
     ``unquote`` itself decodes an ASCII run -- where every ``%`` starts an escape, by
-    ``binascii``'s quoted-printable decoder, whose ``=XX`` is ``%XX``, in C."""
+    ``binascii``'s quoted-printable decoder, whose ``=XX`` is ``%XX``, in C.
+
+    That decoder reads what is not quoted-printable otherwise than ``unquote``, so it is used
+    only where it cannot: no ``=``, line break or ``%%`` of the text's own, no ``%`` among its
+    last two characters (a soft line break); and an escape that is not two hex digits leaves an
+    ``=`` behind, so its answer is taken only if every ``=`` in it came from a ``%3D``.
+    """
     if text.isascii():
-        if _NOT_PLAIN_ESCAPES.search(text) is None:
-            return binascii.a2b_qp(text.replace("%", "=")).decode("utf-8")
+        if (
+            "=" not in text
+            and "\n" not in text
+            and "\r" not in text
+            and "%%" not in text
+            and "%" not in text[-2:]
+        ):
+            decoded = binascii.a2b_qp(text.replace("%", "="))
+            if decoded.count(b"=") == text.count("%3D") + text.count("%3d"):
+                return decoded.decode("utf-8")
         return unquote_to_bytes(text).decode("utf-8")
     return unquote(text, errors="strict")
 
