@@ -187,6 +187,19 @@ def test_pipelined_and_split_requests_are_answered_in_order() -> None:
     assert _run(test) == []
 
 
+def test_spaces_after_a_header_value_are_not_part_of_it() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        request = _json("CreateQueue", {"QueueName": "q"})
+        request = request.replace(b"AmazonSQS.CreateQueue\r\n", b"AmazonSQS.CreateQueue \t \r\n")
+        connection.data_received(request)
+        [(status, _, _)] = _answers(transport)
+        assert status == 200
+        assert server.runtime.backend.queues()[0].name == "q"
+
+    assert _run(test) == []
+
+
 def test_connection_close_is_answered_then_closed() -> None:
     async def test(server: SqsHttpServer, connect: Any) -> None:
         connection, transport = connect()

@@ -151,6 +151,11 @@ def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, A
                     break
             else:
                 continue
+        if shape == "string":  # most members: a leaf, taken as it is
+            text = child.get(_VALUE)
+            if text is not None:
+                result[name] = text
+            continue
         value = _decode(shape, child, prefix + key)
         if value is not _ABSENT:
             result[name] = value

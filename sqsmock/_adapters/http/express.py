@@ -49,11 +49,10 @@ HEAD_LIMIT = 8190
 #: server's own ``/_...`` routes) of plain characters -- no escapes, no query string.
 _REQUEST_LINE = re.compile(r"POST (/(?!_)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*) HTTP/1\.1\r\n")
 #: A header line of HTTP's grammar: a token, a colon, a value of visible characters, spaces and
-#: tabs (no obsolete line folding, nothing outside ASCII), the spaces around it not its own.
-#: Every line of a head must be one (``findall`` finds as many as there are line ends).
-_FIELD = re.compile(
-    r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*((?:[\t\x20-\x7e]*[\x21-\x7e])?)[ \t]*\r\n", re.M
-)
+#: tabs (no obsolete line folding, nothing outside ASCII), the spaces before it not its own (nor
+#: those after it: ``_read`` strips them). Every line of a head must be one (``findall`` finds
+#: as many as there are line ends).
+_FIELD = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e]*)\r\n", re.M)
 #: Headers that make a request aiohttp's to read (bodies framed or encoded otherwise, a
 #: protocol switch, a wait for ``100 Continue``) or to answer (a web page's, with CORS).
 _UNUSUAL = frozenset(
@@ -310,6 +309,8 @@ def _read(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bo
     lines = fields.count("\n")
     if len(pairs) != lines or fields.count("\r\n") != lines:  # a line of another form
         return None
+    if " \r\n" in fields or "\t\r\n" in fields:  # a value with spaces after it
+        pairs = [(name, value.rstrip(" \t")) for name, value in pairs]
     names = {name.lower() for name, _ in pairs}
     if len(names) != len(pairs) or not names.isdisjoint(_UNUSUAL):
         return None
