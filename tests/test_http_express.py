@@ -480,3 +480,15 @@ def test_a_connection_handed_over_goes_on_being_answered() -> None:
         assert answer.startswith(b"HTTP/1.1 200")
         assert b"QueueUrl" in answer
         assert _exchange(sock, _json("ListQueues", {})).endswith(b'/123456789012/q"]}')
+
+
+def test_every_route_of_the_server_but_sqs_is_left_to_aiohttp() -> None:
+    """The lane answers only SQS paths: the server's own routes all start with ``/_``, which
+    the lane's request line refuses."""
+    from sqsmock._adapters.http import admin, localstack
+    from sqsmock._protocol import developer
+
+    for path in (admin.PATH, localstack.PATH, developer.PATH):
+        assert path.startswith("/_")
+        assert express._REQUEST_LINE.match(f"POST {path} HTTP/1.1\r\n") is None
+    assert express._REQUEST_LINE.match("POST /123456789012/q HTTP/1.1\r\n") is not None
