@@ -345,7 +345,6 @@ _PLAIN = f"{_HEAD}Content-Length: {len(_BODY)}\r\n\r\n".encode() + _BODY
         ),
         pytest.param(_PLAIN.replace(b"Content-Length: 18\r\n", b""), id="no length"),
         pytest.param(_PLAIN.replace(b"Host:", b"Connection: upgrade\r\nHost:"), id="connection"),
-        pytest.param(_PLAIN[:-5], id="body still coming"),
         pytest.param(
             _PLAIN.replace(b"Host:", b"X-Big: " + b"a" * express.HEAD_LIMIT + b"\r\nHost:"),
             id="head too large",
@@ -366,6 +365,68 @@ def test_anything_else_is_handed_to_aiohttp_with_every_byte(request_bytes: bytes
     [handler] = _run(test)
     assert handler.made
     assert handler.data == request_bytes
+
+
+def test_a_body_in_pieces_is_waited_for() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        connection.data_received(_PLAIN[:-5])
+        assert transport.written == []
+        connection.data_received(_PLAIN[-5:] + _json("ListQueues", {}))
+        assert [status for status, _, _ in _answers(transport)] == [200, 200]
+        assert server.runtime.backend.queues()[0].name == "q"
+        await asyncio.sleep(0.2)  # past read_timeout: the deadline went with the body
+        assert not transport.closed
+
+    assert _run(test, read_timeout=0.1) == []
+
+
+def test_a_large_body_in_pieces_keeps_being_read() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        connection.data_received(_json("CreateQueue", {"QueueName": "q"}))
+        url = json.loads(_answers(transport)[0][2])["QueueUrl"]
+        transport.written.clear()
+        text = "é" * (512 * 1024)  # 1 MiB of UTF-8, 3 MiB as JSON escapes
+        request = _json("SendMessage", {"QueueUrl": url, "MessageBody": text})
+        assert len(request) > 3 * express._BUFFER_LIMIT
+        for start in range(0, len(request), 65536):
+            connection.data_received(request[start : start + 65536])
+            assert transport.reading
+        [(status, _, _)] = _answers(transport)
+        assert status == 200
+        assert [m.body for m in server.runtime.backend.queues()[0].peek()] == [text]
+
+    assert _run(test) == []
+
+
+def test_a_body_that_stops_arriving_gets_408_and_the_connection_closes() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        connection.data_received(_PLAIN[:-5])
+        await asyncio.sleep(0.05)
+        assert transport.written == []
+        await asyncio.sleep(0.15)
+        [(status, headers, body)] = _answers(transport)
+        assert status == 408
+        assert headers["Connection"] == "close"
+        assert json.loads(body)["__type"] == "com.amazonaws.sqs#RequestTimeout"
+        assert transport.closed
+        assert server.runtime.backend.queues() == []
+
+    assert _run(test, read_timeout=0.1, idle_timeout=0.05) == []
+
+
+def test_a_body_cut_short_by_the_client_is_left_to_aiohttp() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        connection.data_received(_PLAIN[:-5])
+        connection.eof_received()
+        assert transport.written == []
+
+    [handler] = _run(test)
+    assert handler.data == _PLAIN[:-5]
+    assert handler.eof
 
 
 def test_a_body_too_large_is_left_to_aiohttp_unread() -> None:

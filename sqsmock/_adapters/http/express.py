@@ -1,24 +1,26 @@
 """The express lane: plain SQS calls answered from the socket, below aiohttp's web layer.
 
 Nearly every request a running server sees is an SDK's SQS call: a POST of HTTP/1.1 to an SQS
-path, head and body in one read, a ``Content-Length``, nothing out of the ordinary. ``Express``,
-the protocol of every new connection, reads such a request itself -- its head checked against
-HTTP's grammar, stricter than aiohttp's parser -- passes the guard (``browsers.Guard``) the same
-way, answers it through the same ``sqs.begin`` as aiohttp's handler, and writes the bytes that
-handler writes (``exchange.answer_bytes``). That skips the objects aiohttp builds for any request
-of any application (a request, a payload stream, a response, a writer, a task per call).
+path with a ``Content-Length``, nothing out of the ordinary. ``Express``, the protocol of every
+new connection, reads such a request itself -- its head checked against HTTP's grammar, more
+strictly than aiohttp's parser -- passes the guard (``browsers.Guard``) the same way, answers it
+through the same ``sqs.begin`` as aiohttp's handler, and writes the bytes that handler writes
+(``exchange.answer_bytes``). That skips the objects aiohttp builds for any request of any
+application (a request, a payload stream, a response, a writer, a task per call).
 
 The first request that is anything else -- another method, version or path (the admin API,
 LocalStack's routes, a query string, an escaped or dotted path), a header out of the ordinary
 (``Transfer-Encoding``, ``Expect``, ``Content-Encoding``, ``Upgrade``, ``Origin``, a repeated
-one), a head the guard refuses or larger than ``HEAD_LIMIT``, a body not all there yet, a
+one), a head the guard refuses or larger than ``HEAD_LIMIT``, a body the client cut short, a
 server that is stopping -- hands the connection, with every byte not yet answered, to aiohttp's
 own handler for good: aiohttp makes of it what it always would have.
 
-A call that waits (a long poll, or any call when the engine writes to a store) is awaited in a
-task; the connection reads no further request until it is answered, and the task is cancelled
-if the client hangs up (a long poll then ends, as aiohttp's handler cancellation does). A
-connection idle for ``idle_timeout`` is closed, as aiohttp closes its keep-alive connections.
+A body that arrives in pieces is waited for, up to ``read_timeout`` after its head (then 408, as
+from aiohttp's handler, and the connection closes). A call that waits (a long poll, or any call
+when the engine writes to a store) is awaited in a task; the connection reads no further request
+until it is answered, and the task is cancelled if the client hangs up (a long poll then ends,
+as aiohttp's handler cancellation does). A connection idle for ``idle_timeout`` is closed, as
+aiohttp closes its keep-alive connections.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from ..._protocol.http import HttpAnswer, HttpRequest, error_answer
 from .browsers import Guard
 from .exchange import answer_bytes
 from .served import Served
-from .sqs import begin
+from .sqs import begin, refused
 
 __all__ = ["HEAD_LIMIT", "Express", "Lane"]
 
@@ -113,6 +115,8 @@ class Express(asyncio.Protocol):
         self._closing = False  # close once the call under way is answered
         self._last = 0.0  # when the connection last answered (or opened)
         self._timer: asyncio.TimerHandle | None = None
+        #: The deadline of a body still arriving (``read_timeout`` after its head).
+        self._late: asyncio.TimerHandle | None = None
 
     # -- asyncio's protocol -----------------------------------------------------------------
 
@@ -142,9 +146,7 @@ class Express(asyncio.Protocol):
     def connection_lost(self, exc: BaseException | None) -> None:
         self._transport = None
         self._lane.connections.discard(self)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._cancel_timers()
         busy = self._busy
         if busy is not None:
             busy.cancel()  # nobody to answer: a long poll ends
@@ -164,7 +166,9 @@ class Express(asyncio.Protocol):
         transport = self._transport
         if transport is None or self._lane_lost():
             return
-        piled = len(self._buffer) > _BUFFER_LIMIT
+        # (A body still arriving is not a pile: the head's Content-Length, within the body
+        # limit, bounds it.)
+        piled = len(self._buffer) > _BUFFER_LIMIT and (self._busy is not None or self._write_paused)
         if piled != self._read_paused:
             self._read_paused = piled
             if piled:
@@ -197,9 +201,16 @@ class Express(asyncio.Protocol):
                 self._hand_over()
                 return
             http, total, close = read
-            if len(buffer) < total:  # the body is still coming: aiohttp reads it
-                self._hand_over()
+            if len(buffer) < total:  # the body is still coming
+                if self._eof:  # and never will: aiohttp's to answer
+                    self._hand_over()
+                elif self._late is None:
+                    self._last = self._loop.time()
+                    self._late = self._loop.call_later(lane.served.read_timeout, self._body_late)
                 return
+            if self._late is not None:
+                self._late.cancel()
+                self._late = None
             http.body = bytes(buffer[end + 4 : total])
             del buffer[:total]
             answered = begin(lane.served, http, "")
@@ -251,9 +262,7 @@ class Express(asyncio.Protocol):
         assert transport is not None and self._busy is None
         lane = self._lane
         lane.connections.discard(self)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._cancel_timers()
         if self._read_paused:
             self._read_paused = False
             transport.resume_reading()
@@ -273,7 +282,30 @@ class Express(asyncio.Protocol):
         if self._busy is None and self._transport is not None:
             self._transport.close()
 
+    def _body_late(self) -> None:
+        """A body that did not arrive within ``read_timeout``: 408 in SQS's format, as aiohttp's
+        handler answers it, and the connection closes (the rest is not read)."""
+        self._late = None
+        if self._transport is None or self._busy is not None or self._lane_lost():
+            return
+        read = _read(self._buffer, self._buffer.find(b"\r\n\r\n"), self._lane)
+        assert read is not None  # the head read when the wait began
+        http = read[0]
+        self._buffer.clear()
+        seconds = f"{self._lane.served.read_timeout:g}"
+        self._answer(
+            http,
+            refused(self._lane.served, http, SqsError("RequestTimeout", seconds=seconds)),
+            True,
+        )
+
     # -- idle connections -------------------------------------------------------------------
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._timer, self._late):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._late = None
 
     def _arm(self) -> None:
         timeout = self._lane.idle_timeout
@@ -285,7 +317,11 @@ class Express(asyncio.Protocol):
         transport = self._transport
         if transport is None:
             return
-        if self._busy is None and self._loop.time() >= self._last + self._lane.idle_timeout:
+        if (
+            self._busy is None
+            and self._late is None  # not while a body arrives: read_timeout is its bound
+            and self._loop.time() >= self._last + self._lane.idle_timeout
+        ):
             transport.close()
         else:
             self._arm()

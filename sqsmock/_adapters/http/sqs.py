@@ -32,7 +32,7 @@ from ..._regions import is_region, shown
 from .exchange import expect_continue, sqs_answer
 from .served import Served
 
-__all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "begin", "read_body", "refuse"]
+__all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "begin", "read_body", "refuse", "refused"]
 
 log = logging.getLogger("sqsmock.server")
 
@@ -124,7 +124,7 @@ def begin(
             return _awaited(server, http, parsed, runtime.wait_async(step))
         return _rendered(server, parsed, step)
     except SqsError as error:
-        return _refused(server, http, error)
+        return refused(server, http, error)
     except Exception:
         return _failed(server, http)
 
@@ -135,7 +135,7 @@ async def _awaited(
     try:
         return _rendered(server, parsed, await waiting)
     except SqsError as error:
-        return _refused(server, http, error)
+        return refused(server, http, error)
     except ConnectionError:  # the client went away: nobody to answer, nothing to log
         raise
     except Exception:
@@ -151,7 +151,8 @@ def _rendered(server: Served, parsed: Parsed, result: Result) -> HttpAnswer:
     return render(parsed.protocol, result)
 
 
-def _refused(server: Served, http: HttpRequest, error: SqsError) -> HttpAnswer:
+def refused(server: Served, http: HttpRequest, error: SqsError) -> HttpAnswer:
+    """The answer refusing a request with ``error`` (counted, and logged for debugging)."""
     server.metrics.count("", error.shape)
     log.debug("refused %s %s: %s", http.method, http.path, error)
     return error_answer(http, error)
