@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from server_support import read_all
 
 import sqsmock
 from sqsmock._adapters.http import express
@@ -553,3 +554,18 @@ def test_every_route_of_the_server_but_sqs_is_left_to_aiohttp() -> None:
         assert path.startswith("/_")
         assert express._REQUEST_LINE.match(f"POST {path} HTTP/1.1\r\n") is None
     assert express._REQUEST_LINE.match("POST /123456789012/q HTTP/1.1\r\n") is not None
+
+
+def test_a_closing_request_is_answered_as_aiohttp_answers_it() -> None:
+    closing = _json("ListQueues", {}, extra="Connection: close\r\n")
+    with sqsmock.serve(port=0) as server:
+        address = ("127.0.0.1", server.port)
+        with socket.create_connection(address, timeout=10) as lane:
+            lane.sendall(closing)
+            by_lane = read_all(lane, 10)  # until the server closes the connection
+        with socket.create_connection(address, timeout=10) as handed:
+            _exchange(handed, _json("ListQueues", {}, extra="X-A: 1\r\nX-A: 2\r\n"))
+            handed.sendall(closing)
+            by_aiohttp = read_all(handed, 10)
+    assert b"\r\nConnection: close\r\n" in by_lane
+    assert _VARYING.sub(b"-", by_lane) == _VARYING.sub(b"-", by_aiohttp)
