@@ -59,17 +59,18 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     """
     if len(pairs) > MAX_PARAMETERS:
         raise SqsError("QueryParametersOutOfBounds")
-    for key, _ in pairs:
-        if len(key) > MAX_NAME_LENGTH or key.count(".") >= MAX_DEPTH:
-            raise SqsError("QueryParametersOutOfBounds")
     root: Node = {}
     for key, value in pairs:
         if "." not in key:  # most names: a member of the request itself
+            if len(key) > MAX_NAME_LENGTH:
+                raise SqsError("QueryParametersOutOfBounds")
             node = root.get(key)
             if node is None:
                 node = root[key] = {}
             node[_VALUE] = value
             continue
+        if len(key) > MAX_NAME_LENGTH or key.count(".") >= MAX_DEPTH:
+            raise SqsError("QueryParametersOutOfBounds")
         node = root
         for segment in key.split("."):
             child = node.get(segment)
