@@ -102,7 +102,10 @@ def form_pairs(text: str) -> list[tuple[str, str]]:
         if "+" in field:
             name, value = name.replace("+", " "), value.replace("+", " ")
         if "%" in field:
-            name, value = _unquote(name), _unquote(value)
+            if "%" in name:
+                name = _unquote(name)
+            if "%" in value:
+                value = _unquote(value)
         pairs.append((name, value))
     return pairs
 
