@@ -135,7 +135,11 @@ def _run(test: Test, **options: Any) -> list[_Handler]:
 
 def _answers(transport: _Transport) -> list[tuple[int, dict[str, str], bytes]]:
     """The answers written: status, headers, body (split by ``Content-Length``)."""
-    data = b"".join(transport.written)
+    return _answers_of(transport.written)
+
+
+def _answers_of(written: list[bytes]) -> list[tuple[int, dict[str, str], bytes]]:
+    data = b"".join(written)
     answers = []
     while data:
         head, _, rest = data.partition(b"\r\n\r\n")
@@ -416,6 +420,32 @@ def test_a_body_that_stops_arriving_gets_408_and_the_connection_closes() -> None
         assert server.runtime.backend.queues() == []
 
     assert _run(test, read_timeout=0.1, idle_timeout=0.05) == []
+
+
+def test_stopping_answers_a_request_whose_body_is_still_arriving() -> None:
+    """As for aiohttp's handler: a request under way when the server stops is answered, and
+    the runtime closes only after."""
+
+    async def main() -> list[bytes]:
+        server = SqsHttpServer(Runtime(ServerOptions(clock="frozen")))
+        await server.start("127.0.0.1", 0)
+        assert server._lane is not None
+        connection, transport = server._lane(), _Transport()
+        connection.connection_made(transport)
+        connection.data_received(_PLAIN[:-5])
+        closing = asyncio.ensure_future(server.close())
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not closing.done()  # waiting for the request under way
+        connection.data_received(_PLAIN[-5:])
+        await asyncio.wait_for(closing, 5)
+        assert transport.closed
+        return transport.written
+
+    written = asyncio.run(main())
+    [(status, _, body)] = _answers_of(written)
+    assert status == 200
+    assert json.loads(body)["QueueUrl"].endswith("/q")
 
 
 def test_a_body_cut_short_by_the_client_is_left_to_aiohttp() -> None:

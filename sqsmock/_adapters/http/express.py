@@ -26,6 +26,7 @@ aiohttp closes its keep-alive connections.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import socket
@@ -125,7 +126,8 @@ class Express(asyncio.Protocol):
         self._transport = transport
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as aiohttp does
+            with contextlib.suppress(OSError):  # (a client gone already)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as aiohttp does
         self._lane.connections.add(self)
         self._last = self._loop.time()
         self._arm()
@@ -146,6 +148,7 @@ class Express(asyncio.Protocol):
     def connection_lost(self, exc: BaseException | None) -> None:
         self._transport = None
         self._lane.connections.discard(self)
+        self._body_done()
         self._cancel_timers()
         busy = self._busy
         if busy is not None:
@@ -193,8 +196,8 @@ class Express(asyncio.Protocol):
                 if len(buffer) > HEAD_LIMIT or (self._eof and buffer):
                     self._hand_over()
                 return
-            if end > HEAD_LIMIT or lane.stopping:
-                self._hand_over()
+            if end > HEAD_LIMIT or (lane.stopping and self._late is None):
+                self._hand_over()  # (a request whose head came before is answered)
                 return
             read = _read(buffer, end, lane)
             if read is None:
@@ -207,9 +210,11 @@ class Express(asyncio.Protocol):
                 elif self._late is None:
                     self._last = self._loop.time()
                     self._late = self._loop.call_later(lane.served.read_timeout, self._body_late)
+                    lane.call_started()  # a request being read: stopping waits for it
                 return
-            if self._late is not None:
-                self._late.cancel()
+            late = self._late
+            if late is not None:
+                late.cancel()
                 self._late = None
             http.body = bytes(buffer[end + 4 : total])
             del buffer[:total]
@@ -218,6 +223,8 @@ class Express(asyncio.Protocol):
                 self._answer(http, answered, close)
             else:
                 self._await(http, answered, close)
+            if late is not None:
+                lane.call_ended()
 
     def _await(
         self, http: HttpRequest, pending: Coroutine[Any, Any, HttpAnswer], close: bool
@@ -262,6 +269,7 @@ class Express(asyncio.Protocol):
         assert transport is not None and self._busy is None
         lane = self._lane
         lane.connections.discard(self)
+        self._body_done()
         self._cancel_timers()
         if self._read_paused:
             self._read_paused = False
@@ -279,25 +287,31 @@ class Express(asyncio.Protocol):
     def close_when_idle(self) -> None:
         """Close now if no call is under way, else once it is answered."""
         self._closing = True
-        if self._busy is None and self._transport is not None:
+        if self._busy is None and self._late is None and self._transport is not None:
             self._transport.close()
+
+    def _body_done(self) -> None:
+        """No more waiting for a body: the connection is closed or handed over."""
+        late = self._late
+        if late is not None:
+            late.cancel()
+            self._late = None
+            self._lane.call_ended()
 
     def _body_late(self) -> None:
         """A body that did not arrive within ``read_timeout``: 408 in SQS's format, as aiohttp's
         handler answers it, and the connection closes (the rest is not read)."""
-        self._late = None
-        if self._transport is None or self._busy is not None or self._lane_lost():
-            return
-        read = _read(self._buffer, self._buffer.find(b"\r\n\r\n"), self._lane)
+        self._late = None  # (cancelled when the connection closed or was handed over)
+        lane = self._lane
+        read = _read(self._buffer, self._buffer.find(b"\r\n\r\n"), lane)
         assert read is not None  # the head read when the wait began
         http = read[0]
         self._buffer.clear()
-        seconds = f"{self._lane.served.read_timeout:g}"
+        seconds = f"{lane.served.read_timeout:g}"
         self._answer(
-            http,
-            refused(self._lane.served, http, SqsError("RequestTimeout", seconds=seconds)),
-            True,
+            http, refused(lane.served, http, SqsError("RequestTimeout", seconds=seconds)), True
         )
+        lane.call_ended()
 
     # -- idle connections -------------------------------------------------------------------
 
