@@ -9,9 +9,12 @@ what aiohttp's handler answers to the same request.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import re
 import socket
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -103,9 +106,10 @@ class _Handler(asyncio.Protocol):
 Test = Callable[[SqsHttpServer, Callable[[], tuple[express.Express, _Transport]]], Awaitable[None]]
 
 
-def _run(test: Test, **options: Any) -> list[_Handler]:
-    """Run ``test`` with a started server and a maker of lane connections (their aiohttp
-    handler replaced by a recorder); the recorders handed out, in order."""
+def _run(test: Test, clock: str = "frozen", **options: Any) -> list[_Handler]:
+    """Run ``test`` with a started server (on a ``clock`` of that kind: on a frozen one a long
+    poll never waits) and a maker of lane connections (their aiohttp handler replaced by a
+    recorder); the recorders handed out, in order."""
     handlers: list[_Handler] = []
 
     def handler() -> _Handler:
@@ -113,7 +117,7 @@ def _run(test: Test, **options: Any) -> list[_Handler]:
         return handlers[-1]
 
     async def main() -> None:
-        server = SqsHttpServer(Runtime(ServerOptions(clock="frozen")), **options)
+        server = SqsHttpServer(Runtime(ServerOptions(clock=clock)), **options)
         await server.start("127.0.0.1", 0)
         lane = server._lane
         assert lane is not None
@@ -256,9 +260,11 @@ def test_a_long_poll_is_awaited_and_a_hang_up_ends_it() -> None:
         gone.data_received(poll)
         await asyncio.sleep(0)
         assert queue.waiting() == 1
+        task = gone._busy
+        assert task is not None
         gone.connection_lost(None)
-        for _ in range(3):
-            await asyncio.sleep(0)
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
         assert queue.waiting() == 0
         setup.data_received(_json("SendMessage", {"QueueUrl": url, "MessageBody": "kept"}))
         await asyncio.sleep(0)
@@ -267,7 +273,7 @@ def test_a_long_poll_is_awaited_and_a_hang_up_ends_it() -> None:
             ("kept", "visible"),
         ]
 
-    assert _run(test) == []
+    assert _run(test, clock="wall") == []
 
 
 def test_an_idle_connection_is_closed_after_the_idle_timeout() -> None:
@@ -599,3 +605,119 @@ def test_a_closing_request_is_answered_as_aiohttp_answers_it() -> None:
             by_aiohttp = read_all(handed, 10)
     assert b"\r\nConnection: close\r\n" in by_lane
     assert _VARYING.sub(b"-", by_lane) == _VARYING.sub(b"-", by_aiohttp)
+
+
+# -- the corners: no spin, no leak, no exception, aiohttp's limits ---------------------------
+
+
+def test_the_idle_timer_does_not_spin_while_a_call_is_awaited() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        setup, setup_transport = connect()
+        setup.data_received(_json("CreateQueue", {"QueueName": "q"}))
+        url = json.loads(_answers(setup_transport)[0][2])["QueueUrl"]
+        connection, _ = connect()
+        fired: list[None] = []
+        idle = connection._idle
+        connection._idle = lambda: (fired.append(None), idle())  # type: ignore[method-assign]
+        await asyncio.sleep(0.06)  # past the idle timeout's first deadline...
+        connection.data_received(_json("ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 20}))
+        await asyncio.sleep(0.3)  # ...then a long poll outlasts several more
+        assert 1 <= len(fired) <= 10
+        assert connection._busy is not None  # still polling, not closed
+
+    _run(test, clock="wall", idle_timeout=0.1)
+
+
+def test_a_call_whose_client_left_before_it_began_is_counted_out() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        setup, setup_transport = connect()
+        setup.data_received(_json("CreateQueue", {"QueueName": "q"}))
+        url = json.loads(_answers(setup_transport)[0][2])["QueueUrl"]
+        connection, _ = connect()
+        connection.data_received(_json("ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 20}))
+        connection.connection_lost(None)  # before the task awaiting the poll took a step
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert server._in_flight == 0
+        assert server.runtime.backend.queues()[0].waiting() == 0
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            gc.collect()  # a coroutine never awaited warns when collected
+        assert [str(w.message) for w in caught] == []
+
+    _run(test, clock="wall")
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        pytest.param(
+            _PLAIN.replace(b"Content-Length: 18", b"Content-Length: " + b"0" * 5000 + b"18"),
+            id="length of 5000 digits",
+        ),
+        pytest.param(
+            _PLAIN.replace(b"Host: localhost", b"Host: localhost:" + b"1" * 5000),
+            id="port of 5000 digits",
+        ),
+        pytest.param(
+            _PLAIN.replace(b"Host:", b"".join(b"X-H%d: v\r\n" % n for n in range(100)) + b"Host:"),
+            id="100 headers",
+        ),
+    ],
+)
+def test_heads_past_the_lane_are_left_to_aiohttp(request_bytes: bytes) -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        connection.data_received(request_bytes)
+        assert transport.written == []
+
+    [handler] = _run(test)
+    assert handler.data == request_bytes
+
+
+@pytest.mark.parametrize(
+    "partial",
+    [
+        pytest.param(b"POST / HTTP/1.1\nHost: localhost\n", id="bare line feeds"),
+        pytest.param(b"GET / HTTP/1.1\r\nHost: loc", id="another method"),
+    ],
+)
+def test_an_unfinished_head_that_is_not_the_lanes_goes_to_aiohttp_at_once(partial: bytes) -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, _ = connect()
+        connection.data_received(partial)
+
+    [handler] = _run(test)
+    assert handler.data == partial
+
+
+def test_with_an_idle_timeout_of_zero_each_answer_closes_its_connection() -> None:
+    async def test(server: SqsHttpServer, connect: Any) -> None:
+        connection, transport = connect()
+        connection.data_received(_json("ListQueues", {}) + _json("ListQueues", {}))
+        assert len(_answers(transport)) == 1
+        assert transport.closed
+
+    _run(test, idle_timeout=0)
+
+
+@pytest.mark.parametrize(
+    ("head", "status"),
+    [
+        pytest.param(b"Content-Length: " + b"0" * 5000 + b"2\r\n", 400, id="length"),
+        pytest.param(b"Content-Length: 2\r\nX-P: 1\r\n", 403, id="port"),
+    ],
+)
+def test_numbers_too_long_for_int_get_an_answer_not_a_500(head: bytes, status: int) -> None:
+    host = b"localhost:" + b"1" * 5000 if status == 403 else b"localhost"
+    data = (
+        b"POST / HTTP/1.1\r\nHost: " + host + b"\r\nX-Amz-Target: AmazonSQS.ListQueues\r\n"
+        b"Content-Type: application/x-amz-json-1.0\r\n" + head + b"\r\n{}"
+    )
+    with (
+        sqsmock.serve(port=0) as server,
+        socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock,
+    ):
+        sock.sendall(data)
+        raw = read_all(sock, 10)
+    assert raw.startswith(b"HTTP/1.1 %d " % status), raw[:200]

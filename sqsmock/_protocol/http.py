@@ -124,9 +124,7 @@ def _accepts_json(accept: str) -> bool:
 
 def _queue_url_path(path: str) -> bool:
     """Is ``path`` a queue URL's (``/<account>/<name>``, ``/queue/<region>/<account>/<name>``)?"""
-    return (
-        path != "/" and not path.startswith("/_sqsmock") and split_queue_url(path)[1] is not None
-    )
+    return path != "/" and not path.startswith("/_sqsmock") and split_queue_url(path)[1] is not None
 
 
 #: The credential scope at the head of the ``Authorization`` every SigV4 signer (every SDK)

@@ -115,16 +115,21 @@ def _origin_text(key: tuple[str, str, int | None]) -> str:
 
 
 def _split_host(value: str) -> tuple[str, int | None]:
-    """``(host, port or None)`` of a ``Host`` header value; an IPv6 address loses its brackets."""
+    """``(host, port or None)`` of a ``Host`` header value; an IPv6 address loses its brackets.
+    A port is at most five digits (no longer text reaches ``int``, which refuses 4 300)."""
     value = value.strip()
     if value.startswith("["):
         host, _, rest = value[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
-        return host, int(port) if port.isdigit() and port.isascii() else None
+        return host, int(port) if _is_port(port) else None
     host, colon, port = value.rpartition(":")
-    if colon and ":" not in host and port.isdigit() and port.isascii():
+    if colon and ":" not in host and _is_port(port):
         return host, int(port)
     return value, None
+
+
+def _is_port(text: str) -> bool:
+    return text.isdigit() and text.isascii() and len(text) <= 5
 
 
 def _is_ip(host: str) -> bool:

@@ -61,6 +61,9 @@ _FIELD = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e]*)\r\n"
 _UNUSUAL = frozenset(
     {"transfer-encoding", "content-encoding", "expect", "upgrade", "origin", "sec-fetch-site"}
 )
+#: Header lines a head may have to be the lane's (SDKs send under 20; aiohttp refuses more
+#: than its own limit of 128, which it keeps checking for every head it reads).
+_MAX_FIELDS = 64
 #: A request's own buffer beyond which reading pauses while a call is awaited.
 _BUFFER_LIMIT = 1024 * 1024
 
@@ -139,8 +142,9 @@ class Express(asyncio.Protocol):
         self._flow()
 
     def eof_received(self) -> None:
-        """The client sent all it will: answer what can be answered at once; the transport then
-        closes (a call still awaited is cancelled), as it does under aiohttp's handler."""
+        """The client sent all it will: answer what can be answered at once (aiohttp's handler
+        answers nothing once a client half-closes); the transport then closes, and a call still
+        awaited is cancelled, as under aiohttp's handler."""
         self._eof = True
         if self._busy is None and not self._write_paused:
             self._serve()
@@ -193,7 +197,7 @@ class Express(asyncio.Protocol):
                 return
             end = buffer.find(b"\r\n\r\n")
             if end < 0:
-                if len(buffer) > HEAD_LIMIT or (self._eof and buffer):
+                if len(buffer) > HEAD_LIMIT or (self._eof and buffer) or _not_ours(buffer):
                     self._hand_over()
                 return
             if end > HEAD_LIMIT or (lane.stopping and self._late is None):
@@ -230,7 +234,10 @@ class Express(asyncio.Protocol):
         self, http: HttpRequest, pending: Coroutine[Any, Any, HttpAnswer], close: bool
     ) -> None:
         self._lane.call_started()
-        self._busy = self._loop.create_task(self._finish(http, pending, close))
+        task = self._busy = self._loop.create_task(self._finish(http, pending, close))
+        # Counted out when the task ends, however it ends: one cancelled before its first
+        # step (the client gone at once) never runs a line of ``_finish``.
+        task.add_done_callback(lambda _: (pending.close(), self._lane.call_ended()))
 
     async def _finish(
         self, http: HttpRequest, pending: Coroutine[Any, Any, HttpAnswer], close: bool
@@ -241,7 +248,6 @@ class Express(asyncio.Protocol):
             return
         finally:
             self._busy = None
-            self._lane.call_ended()
         if self._transport is None:
             return
         self._answer(http, answered, close or self._closing)
@@ -259,7 +265,7 @@ class Express(asyncio.Protocol):
             assert data is not None
         transport.write(data)
         self._last = self._loop.time()
-        if close:
+        if close or self._lane.idle_timeout <= 0:  # (no keep-alive: aiohttp closes too)
             self._closing = True
             transport.close()
 
@@ -331,19 +337,40 @@ class Express(asyncio.Protocol):
         transport = self._transport
         if transport is None:
             return
-        if (
-            self._busy is None
-            and self._late is None  # not while a body arrives: read_timeout is its bound
-            and self._loop.time() >= self._last + self._lane.idle_timeout
-        ):
+        timeout, now = self._lane.idle_timeout, self._loop.time()
+        if self._busy is not None or self._late is not None:
+            # Not idle: a call is awaited, or a body arrives (read_timeout bounds it). Look
+            # again a timeout from now.
+            self._timer = self._loop.call_at(now + timeout, self._idle)
+        elif now >= self._last + timeout:
             transport.close()
         else:
             self._arm()
 
 
+def _not_ours(buffer: bytearray) -> bool:
+    """Whether an unfinished head already shows it is not one for the lane (a line ended by a
+    bare line feed, a first line of another form): aiohttp answers it without waiting for more."""
+    if buffer.count(b"\n") != buffer.count(b"\r\n"):
+        return True
+    first = buffer.find(b"\r\n")
+    if first < 0:
+        return False
+    return _REQUEST_LINE.match(buffer[: first + 2].decode("latin-1")) is None
+
+
 def _read(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bool] | None:
     """The request whose head ends at ``end`` (its body not read yet), the offset its body ends
-    at, and whether the connection closes after it; None if it is not one for the lane."""
+    at, and whether the connection closes after it; None if it is not one for the lane --
+    including a head that makes anything here raise: aiohttp then makes of it what it does."""
+    try:
+        return _request(buffer, end, lane)
+    except Exception:
+        log.debug("left a request to aiohttp", exc_info=True)
+        return None
+
+
+def _request(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bool] | None:
     try:
         head = buffer[: end + 2].decode("ascii")
     except UnicodeDecodeError:
@@ -359,6 +386,8 @@ def _read(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bo
     lines = fields.count("\n")
     if len(pairs) != lines or fields.count("\r\n") != lines:  # a line of another form
         return None
+    if lines > _MAX_FIELDS:  # aiohttp's to refuse (or not) by its own limit
+        return None
     if " \r\n" in fields or "\t\r\n" in fields:  # a value with spaces after it
         pairs = [(name, value.rstrip(" \t")) for name, value in pairs]
     names = {name.lower() for name, _ in pairs}
@@ -366,7 +395,7 @@ def _read(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bo
         return None
     headers = CIMultiDictProxy(CIMultiDict(pairs))
     length_text = headers.get("Content-Length")
-    if length_text is None or not length_text.isdigit():
+    if length_text is None or not length_text.isdigit() or len(length_text) > 18:
         return None
     length = int(length_text)
     if length > lane.served.body_limit:

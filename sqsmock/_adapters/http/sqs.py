@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from aiohttp import web
@@ -64,7 +64,11 @@ async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:
         return response
     http = HttpRequest(method, request.path, [], headers, b"")
     try:
-        length = request.content_length
+        try:
+            length = request.content_length
+        except ValueError:  # digits past what int() reads (aiohttp's parser let them through)
+            reason = "Content-Length is not a number of bytes"
+            return refuse(server, http, SqsError("MalformedHttpRequest", reason=reason))
         if length is not None and length > server.body_limit:
             return refuse(server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit))
         content = request.content
@@ -113,15 +117,17 @@ def begin(
         )
         _check_regions(parsed)
         if runtime.blocking:
+            caller = parsed.caller
             return _awaited(
                 server,
                 http,
                 parsed,
-                runtime.call_async(parsed.operation, parsed.params, parsed.caller, remote=True),
+                lambda: runtime.call_async(parsed.operation, parsed.params, caller, remote=True),
             )
         step = runtime.start(parsed.operation, parsed.params, parsed.caller)
         if not isinstance(step, Result):
-            return _awaited(server, http, parsed, runtime.wait_async(step))
+            waiting = step
+            return _awaited(server, http, parsed, lambda: runtime.wait_async(waiting))
         return _rendered(server, parsed, step)
     except SqsError as error:
         return refused(server, http, error)
@@ -130,10 +136,12 @@ def begin(
 
 
 async def _awaited(
-    server: Served, http: HttpRequest, parsed: Parsed, waiting: Coroutine[Any, Any, Result]
+    server: Served, http: HttpRequest, parsed: Parsed, waiting: Callable[[], Awaitable[Result]]
 ) -> HttpAnswer:
+    """The answer to a call that waits (``waiting`` starts the wait: nothing is left to await
+    if this coroutine is closed before it runs)."""
     try:
-        return _rendered(server, parsed, await waiting)
+        return _rendered(server, parsed, await waiting())
     except SqsError as error:
         return refused(server, http, error)
     except ConnectionError:  # the client went away: nobody to answer, nothing to log
