@@ -22,7 +22,7 @@ import pytest
 from server_support import read_all
 
 import sqsmock
-from sqsmock._adapters.http import express
+from sqsmock._adapters.http import express, heads
 from sqsmock._adapters.http.server import SqsHttpServer
 from sqsmock._runtime import Runtime
 from sqsmock._server_options import ServerOptions
@@ -357,7 +357,7 @@ _PLAIN = f"{_HEAD}Content-Length: {len(_BODY)}\r\n\r\n".encode() + _BODY
         pytest.param(_PLAIN.replace(b"Content-Length: 18\r\n", b""), id="no length"),
         pytest.param(_PLAIN.replace(b"Host:", b"Connection: upgrade\r\nHost:"), id="connection"),
         pytest.param(
-            _PLAIN.replace(b"Host:", b"X-Big: " + b"a" * express.HEAD_LIMIT + b"\r\nHost:"),
+            _PLAIN.replace(b"Host:", b"X-Big: " + b"a" * heads.HEAD_LIMIT + b"\r\nHost:"),
             id="head too large",
         ),
     ],
@@ -588,8 +588,8 @@ def test_every_route_of_the_server_but_sqs_is_left_to_aiohttp() -> None:
 
     for path in (admin.PATH, localstack.PATH, developer.PATH):
         assert path.startswith("/_")
-        assert express._REQUEST_LINE.match(f"POST {path} HTTP/1.1\r\n") is None
-    assert express._REQUEST_LINE.match("POST /123456789012/q HTTP/1.1\r\n") is not None
+        assert heads.REQUEST_LINE.match(f"POST {path} HTTP/1.1\r\n") is None
+    assert heads.REQUEST_LINE.match("POST /123456789012/q HTTP/1.1\r\n") is not None
 
 
 def test_a_closing_request_is_answered_as_aiohttp_answers_it() -> None:

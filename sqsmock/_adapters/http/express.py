@@ -28,42 +28,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import socket
 from collections.abc import Callable, Coroutine
 from typing import Any
-
-from multidict import CIMultiDict, CIMultiDictProxy
 
 from ..._errors import SqsError
 from ..._protocol.http import HttpAnswer, HttpRequest, error_answer
 from .browsers import Guard
 from .exchange import answer_bytes
+from .heads import HEAD_LIMIT, not_ours, read_head
 from .served import Served
 from .sqs import begin, refused
 
-__all__ = ["HEAD_LIMIT", "Express", "Lane"]
+__all__ = ["Express", "Lane"]
 
 log = logging.getLogger("sqsmock.server")
 
-#: The longest request head the lane reads itself (aiohttp's own limit for a line is 8190).
-HEAD_LIMIT = 8190
-#: The request line of a call the lane answers: POST, HTTP/1.1, an SQS path (not one of the
-#: server's own ``/_...`` routes) of plain characters -- no escapes, no query string.
-_REQUEST_LINE = re.compile(r"POST (/(?!_)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*) HTTP/1\.1\r\n")
-#: A header line of HTTP's grammar: a token, a colon, a value of visible characters, spaces and
-#: tabs (no obsolete line folding, nothing outside ASCII), the spaces before it not its own (nor
-#: those after it: ``_read`` strips them). Every line of a head must be one (``findall`` finds
-#: as many as there are line ends).
-_FIELD = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e]*)\r\n", re.M)
-#: Headers that make a request aiohttp's to read (bodies framed or encoded otherwise, a
-#: protocol switch, a wait for ``100 Continue``) or to answer (a web page's, with CORS).
-_UNUSUAL = frozenset(
-    {"transfer-encoding", "content-encoding", "expect", "upgrade", "origin", "sec-fetch-site"}
-)
-#: Header lines a head may have to be the lane's (SDKs send under 20; aiohttp refuses more
-#: than its own limit of 128, which it keeps checking for every head it reads).
-_MAX_FIELDS = 64
 #: A request's own buffer beyond which reading pauses while a call is awaited.
 _BUFFER_LIMIT = 1024 * 1024
 
@@ -197,13 +177,13 @@ class Express(asyncio.Protocol):
                 return
             end = buffer.find(b"\r\n\r\n")
             if end < 0:
-                if len(buffer) > HEAD_LIMIT or (self._eof and buffer) or _not_ours(buffer):
+                if len(buffer) > HEAD_LIMIT or (self._eof and buffer) or not_ours(buffer):
                     self._hand_over()
                 return
             if end > HEAD_LIMIT or (lane.stopping and self._late is None):
                 self._hand_over()  # (a request whose head came before is answered)
                 return
-            read = _read(buffer, end, lane)
+            read = read_head(buffer, end, lane.guard, lane.served.body_limit)
             if read is None:
                 self._hand_over()
                 return
@@ -309,7 +289,9 @@ class Express(asyncio.Protocol):
         handler answers it, and the connection closes (the rest is not read)."""
         self._late = None  # (cancelled when the connection closed or was handed over)
         lane = self._lane
-        read = _read(self._buffer, self._buffer.find(b"\r\n\r\n"), lane)
+        read = read_head(
+            self._buffer, self._buffer.find(b"\r\n\r\n"), lane.guard, lane.served.body_limit
+        )
         assert read is not None  # the head read when the wait began
         http = read[0]
         self._buffer.clear()
@@ -346,68 +328,3 @@ class Express(asyncio.Protocol):
             transport.close()
         else:
             self._arm()
-
-
-def _not_ours(buffer: bytearray) -> bool:
-    """Whether an unfinished head already shows it is not one for the lane (a line ended by a
-    bare line feed, a first line of another form): aiohttp answers it without waiting for more."""
-    if buffer.count(b"\n") != buffer.count(b"\r\n"):
-        return True
-    first = buffer.find(b"\r\n")
-    if first < 0:
-        return False
-    return _REQUEST_LINE.match(buffer[: first + 2].decode("latin-1")) is None
-
-
-def _read(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bool] | None:
-    """The request whose head ends at ``end`` (its body not read yet), the offset its body ends
-    at, and whether the connection closes after it; None if it is not one for the lane --
-    including a head that makes anything here raise: aiohttp then makes of it what it does."""
-    try:
-        return _request(buffer, end, lane)
-    except Exception:
-        log.debug("left a request to aiohttp", exc_info=True)
-        return None
-
-
-def _request(buffer: bytearray, end: int, lane: Lane) -> tuple[HttpRequest, int, bool] | None:
-    try:
-        head = buffer[: end + 2].decode("ascii")
-    except UnicodeDecodeError:
-        return None
-    line = _REQUEST_LINE.match(head)
-    if line is None:
-        return None
-    path = line[1]
-    if "/." in path:  # a dot segment: aiohttp's to resolve
-        return None
-    fields = head[line.end() :]
-    pairs = _FIELD.findall(fields)
-    lines = fields.count("\n")
-    if len(pairs) != lines or fields.count("\r\n") != lines:  # a line of another form
-        return None
-    if lines > _MAX_FIELDS:  # aiohttp's to refuse (or not) by its own limit
-        return None
-    if " \r\n" in fields or "\t\r\n" in fields:  # a value with spaces after it
-        pairs = [(name, value.rstrip(" \t")) for name, value in pairs]
-    names = {name.lower() for name, _ in pairs}
-    if len(names) != len(pairs) or not names.isdisjoint(_UNUSUAL):
-        return None
-    headers = CIMultiDictProxy(CIMultiDict(pairs))
-    length_text = headers.get("Content-Length")
-    if length_text is None or not length_text.isdigit() or len(length_text) > 18:
-        return None
-    length = int(length_text)
-    if length > lane.served.body_limit:
-        return None  # aiohttp's handler refuses it, unread
-    connection = headers.get("Connection")
-    close = False
-    if connection is not None:
-        connection = connection.lower()
-        if connection == "close":
-            close = True
-        elif connection != "keep-alive":
-            return None
-    if lane.guard.refusal(headers) is not None:
-        return None
-    return HttpRequest("POST", path, [], headers, b""), end + 4 + length, close
