@@ -329,3 +329,59 @@ def test_a_bad_page_request_is_refused(limit: int, token: str | None) -> None:
 @pytest.mark.sqsmock(journal_byte_limit=4096)
 def test_the_pytest_marker_takes_a_byte_limit(sqs_mock) -> None:  # type: ignore[no-untyped-def]
     assert sqs_mock.calls.byte_limit == 4096
+
+
+def test_large_entries_and_values_marshal_does_not_take_are_kept_as_copies() -> None:
+    """A large entry shares its strings with the mock (a copy would double its memory), and a
+    value ``marshal`` does not take is kept as it is: both with copies of their containers, read
+    back like any other entry."""
+    from sqsmock._features.journal import ENTRY_OVERHEAD, PACKED_UP_TO, CallJournal
+    from sqsmock._protocol import Result
+
+    journal = CallJournal()
+    odd = object()
+    tags: dict[str, object] = {"t": odd}
+    big = "b" * (PACKED_UP_TO + 1)
+    calls = [
+        ("TagQueue", {"QueueUrl": "q", "Tags": tags}, {}),
+        ("SendMessage", {"QueueUrl": "q", "MessageBody": big}, {"MessageId": "m"}),
+        ("ListQueues", {}, {"QueueUrls": ["q"]}),
+    ]
+    for when, (operation, params, answer) in enumerate(calls):
+        result = Result(operation, 200, answer, None)
+        journal.record(operation, params, result, "us-east-1", "123456789012", when, False)
+    tags["later"] = "x"  # the caller's dict changes after the call
+    assert [type(entry) for entry in journal._entries] == [tuple, tuple, bytes]
+    tag, send, listed = journal
+    assert tag.params == {"QueueUrl": "q", "Tags": {"t": odd}}
+    assert send.params["MessageBody"] is big  # shared, not copied
+    assert send.response == {"MessageId": "m"}
+    assert listed.response == {"QueueUrls": ["q"]}
+    assert [call.time for call in journal] == [0, 1, 2]
+    assert journal.bytes > 3 * ENTRY_OVERHEAD + PACKED_UP_TO
+    page = journal.page(2)
+    assert [call.operation for call in page.calls] == ["TagQueue", "SendMessage"]
+    assert [c.operation for c in journal.page(2, page.next_token).calls] == ["ListQueues"]
+
+
+def test_an_entry_holds_one_object_whatever_the_call_held() -> None:
+    """A full journal does not keep every dict, list and string of its calls alive: each entry
+    is one stored string (what the calls allocated goes back to the allocator with them)."""
+    import gc
+
+    with mock_sqs() as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        for i in range(20):
+            c.send_message(
+                QueueUrl=url,
+                MessageBody=f"m{i}",
+                MessageAttributes={"a": {"DataType": "String", "StringValue": "v"}},
+            )
+        c.receive_message(QueueUrl=url, MaxNumberOfMessages=10, MessageAttributeNames=["All"])
+        gc.collect()
+        stored = list(sqs.calls._entries)  # type: ignore[attr-defined]
+        assert len(stored) == 22
+        assert all(type(entry) is bytes for entry in stored)
+        assert sqs.calls[-1].response["Messages"][0]["Body"] == "m0"
+        assert [call.params.get("MessageBody") for call in sqs.calls][1:4] == ["m0", "m1", "m2"]

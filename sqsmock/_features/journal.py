@@ -1,20 +1,25 @@
 """The call journal: every SQS call a mock answered, in order, for tests to assert on.
 
-Recording sits on every call's path, so it does as little as it can: it keeps the objects the
-call already has -- the request parameters and the answer in their JSON-wire form -- and copies
-only the containers of the parameters (dicts and lists; strings, bodies included, are shared,
-never copied), because the caller may reuse and change its own dicts and lists after the call.
-Answers are built fresh for each call and handed out only as copies, so they are kept as they
-are; reading an entry gives a copy, so nothing a test does to it reaches the mock.
+Recording sits on every call's path. An entry -- the request parameters and the answer in their
+JSON-wire form, and what else a ``RecordedCall`` tells -- is kept, when its strings are small
+(``PACKED_UP_TO``: nearly every call), as one ``marshal`` string: a copy (the caller may reuse
+and change its own dicts and lists after the call) in a single object. A full journal then holds
+ten thousand objects, not every dict, list and string of ten thousand calls: what a call
+allocates dies with it and its memory is reused while it is still in the CPU's caches, instead
+of the allocator handing each call memory last touched ten thousand calls ago (that, not the
+copying, was most of what recording cost a server). A larger entry (a large body) keeps copies
+of its dicts and lists and shares its strings with the mock, as does an entry holding a value
+``marshal`` does not take. Reading decodes or copies an entry afresh, so nothing a test does to
+it reaches the mock.
 
 The journal is bounded twice: ``limit`` entries and ``byte_limit`` bytes (64 MiB by default),
-oldest dropped first; the first drop warns once and ``dropped`` counts them, so a test never
-reads a silently truncated history. An entry's bytes are counted as the characters of the strings
-it holds plus a fixed overhead -- strings are nearly all of it: bodies, attribute values, receipt
-handles. A request larger than any SQS accepts, or a rejected one larger than ``REJECTED_KEPT``,
-is kept truncated: every long string cut to its first ``TRUNCATED_KEPT`` characters, the entry
-marked ``truncated`` and its original ``size`` kept. So is an entry that could not fit within
-``byte_limit`` whole.
+oldest dropped first; the first drop warns once and ``dropped`` counts them, so a test never reads
+a silently truncated history. An entry's bytes are counted as the length of its ``marshal`` string
+or, for a larger entry, the characters of its strings, plus a fixed overhead -- strings are nearly
+all of it: bodies, attribute values, receipt handles. A request larger than any SQS accepts, or a
+rejected one larger than ``REJECTED_KEPT``, is kept truncated: every long string cut to its first
+``TRUNCATED_KEPT`` characters, the entry marked ``truncated`` and its original ``size`` kept. So is
+an entry that could not fit within ``byte_limit`` whole.
 
 Reading pages through the history (``page``): each entry has a sequence number, and a page's
 ``next_token`` names the first entry of the next page, so paging stays right while calls arrive
@@ -24,6 +29,8 @@ hand out -- is in ``recorded_call.py`` (still importable from here).
 
 from __future__ import annotations
 
+import contextlib
+import marshal
 import sys
 import threading
 import warnings
@@ -37,6 +44,7 @@ from .recorded_call import CallPage, RecordedCall, queue_name, snapshot
 __all__ = [
     "DEFAULT_BYTE_LIMIT",
     "DEFAULT_LIMIT",
+    "PACKED_UP_TO",
     "PAGE_SIZE",
     "CallJournal",
     "CallPage",
@@ -59,8 +67,12 @@ OVERSIZED = 1024 * 1024 + 64 * 1024
 REJECTED_KEPT = 64 * 1024
 #: Characters kept of each string of a truncated entry.
 TRUNCATED_KEPT = 1024
-#: Bytes counted for an entry besides its strings (the tuple, the copied dicts and lists).
+#: Bytes counted for an entry besides its stored form (the objects that hold it).
 ENTRY_OVERHEAD = 512
+#: Entries whose strings come to at most this many characters are stored as one ``marshal``
+#: string; a larger one (a large body) shares its strings with the mock, as copying them would
+#: cost memory that the time saved does not repay.
+PACKED_UP_TO = 4096
 
 
 class JournalFullWarning(UserWarning):
@@ -113,7 +125,7 @@ def _check_limit(name: str, value: object) -> int | None:
     return value
 
 
-# The fields of an entry tuple that are not a ``RecordedCall``'s arguments.
+# The fields of an entry as read (``_raw``) that are not a ``RecordedCall``'s arguments.
 _SEQ = 12
 _COST = 13
 
@@ -122,7 +134,7 @@ class CallJournal:
     """The calls answered so far, oldest first: iterate it, index it, ``of(operation)``,
     ``page(...)``.
 
-    Entries are kept as plain tuples (the cheapest thing to build on the call path) and become
+    Entries are kept as ``marshal`` strings (see the module's docstring) and become
     ``RecordedCall`` objects when read.
     """
 
@@ -133,7 +145,8 @@ class CallJournal:
         self.limit = _check_limit("journal_limit", limit)
         self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
         self.recording = limit != 0 and byte_limit != 0
-        self._entries: deque[tuple[Any, ...]] = deque()
+        #: Each entry's stored form: a ``marshal`` string, or (rarely) a tuple of copies.
+        self._entries: deque[bytes | tuple[Any, ...]] = deque()
         self._lock = threading.Lock()
         self._bytes = 0
         self._seq = 0
@@ -168,52 +181,40 @@ class CallJournal:
     ) -> None:
         """Keep one answered call (``result``: its ``Result``)."""
         error = result.error
-        kept = snapshot(params)
         payload = result.payload
-        size = measure(kept)
+        size = measure(params)
         truncated = size > OVERSIZED or (
             size > REJECTED_KEPT and error is not None and not injected
         )
-        if truncated:
-            kept = cut(kept)
-            held = measure(kept)
-        else:
-            held = size
-        cost = ENTRY_OVERHEAD + held + (0 if payload is None else measure(payload))
+        kept = cut(params) if truncated else params
+        held = measure(kept) if truncated else size
+        answer = 0 if payload is None else measure(payload)
+        code = None if error is None else error.code
+        fields: Any = (operation, kept, payload, code, result.status, region, account, time)
+        fields += (result.request_id, injected, size, truncated)
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        if cost > byte_limit:  # it could not fit whole: keep what it was
-            kept = cut(kept)
-            payload = None if payload is None else cut(payload)
-            truncated = True
-            cost = ENTRY_OVERHEAD + measure(kept) + (0 if payload is None else measure(payload))
+        stored: bytes | tuple[Any, ...] | None = None
+        if held + answer <= PACKED_UP_TO:
+            with contextlib.suppress(ValueError):  # a value marshal does not take
+                stored = marshal.dumps(fields)
+        if stored is not None:
+            cost = ENTRY_OVERHEAD + len(stored)
+        else:  # shares its strings with the mock: its dicts and lists copied
+            cost = ENTRY_OVERHEAD + held + answer
+            if cost > byte_limit:  # it could not fit whole: keep what it was
+                kept, payload = cut(kept), None if payload is None else cut(payload)
+                cost = ENTRY_OVERHEAD + measure(kept) + (0 if payload is None else measure(payload))
+                fields = (operation, kept, payload, *fields[3:11], True)
+            stored = (*fields[:1], snapshot(fields[1]), *fields[2:], cost)
         limit = sys.maxsize if self.limit is None else self.limit
         entries = self._entries
-        # Plain values only (no ``Result``): a tuple of strings and flat dicts is not tracked by
-        # the garbage collector, so a full journal does not make every collection longer.
         with self._lock:
-            entries.append(
-                (
-                    operation,
-                    kept,
-                    payload,
-                    None if error is None else error.code,
-                    result.status,
-                    region,
-                    account,
-                    time,
-                    result.request_id,
-                    injected,
-                    size,
-                    truncated,
-                    self._seq,
-                    cost,
-                )
-            )
+            entries.append(stored)
             self._seq += 1
             total = self._bytes + cost
             drops = 0
             while entries and (len(entries) > limit or total > byte_limit):
-                total -= entries.popleft()[_COST]
+                total -= _cost(entries.popleft())
                 drops += 1
             self._bytes = total
             if not drops:
@@ -240,8 +241,11 @@ class CallJournal:
     # -- reading ----------------------------------------------------------------------------
 
     def _raw(self) -> list[tuple[Any, ...]]:
+        """Every entry as read: its fields, then its sequence number and its cost."""
         with self._lock:
-            return list(self._entries)
+            stored = list(self._entries)
+            first = self._seq - len(stored)
+        return [_read(entry, first + i) for i, entry in enumerate(stored)]
 
     def _calls(self) -> list[RecordedCall]:
         return [_entry(raw) for raw in self._raw()]
@@ -335,7 +339,10 @@ class CallJournal:
         if isinstance(index, slice):
             return [_entry(raw) for raw in self._raw()[index]]
         with self._lock:
-            return _entry(self._entries[index])
+            entries = self._entries
+            stored = entries[index]
+            seq = self._seq - len(entries) + (index if index >= 0 else len(entries) + index)
+        return _entry(_read(stored, seq))
 
     def __bool__(self) -> bool:
         return bool(self._entries)
@@ -344,6 +351,17 @@ class CallJournal:
         dropped = self.dropped
         more = f", {dropped} dropped" if dropped else ""
         return f"<CallJournal {len(self._entries)} calls{more}>"
+
+
+def _cost(stored: bytes | tuple[Any, ...]) -> int:
+    return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
+
+
+def _read(stored: bytes | tuple[Any, ...], seq: int) -> tuple[Any, ...]:
+    if type(stored) is bytes:
+        fields: tuple[Any, ...] = marshal.loads(stored)
+        return (*fields, seq, ENTRY_OVERHEAD + len(stored))
+    return (*stored[:_SEQ], seq, stored[-1])
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:
