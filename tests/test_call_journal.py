@@ -385,3 +385,49 @@ def test_an_entry_holds_one_object_whatever_the_call_held() -> None:
         assert all(type(entry) is bytes for entry in stored)
         assert sqs.calls[-1].response["Messages"][0]["Body"] == "m0"
         assert [call.params.get("MessageBody") for call in sqs.calls][1:4] == ["m0", "m1", "m2"]
+
+
+@pytest.mark.parametrize("body", ["x" * 3700, "😀" * 3000], ids=["ascii", "four-byte UTF-8"])
+def test_a_call_near_the_byte_limit_is_kept_as_it_was_before_packing(body: str) -> None:
+    """Under a small byte limit a call that does not fit whole is kept truncated (or, counted by
+    its characters, whole) -- never dropped with the history before it."""
+    with mock_sqs(journal_byte_limit=4096 if body.isascii() else 8192) as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        c.send_message(QueueUrl=url, MessageBody="small")
+        c.send_message(QueueUrl=url, MessageBody=body)
+        calls = list(sqs.calls)
+        assert [call.operation for call in calls] == ["CreateQueue", "SendMessage", "SendMessage"]
+        kept = calls[-1].params["MessageBody"]
+        if body.isascii():
+            assert calls[-1].truncated and kept == body[:1024]
+        else:
+            assert not calls[-1].truncated and kept == body
+        assert sqs.calls.dropped == 0
+
+
+def test_a_page_decodes_only_the_entries_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page (the web UI polls the newest fifty every second) reads a page's worth of entries,
+    not the whole journal."""
+    from sqsmock._features import journal as journal_module
+    from sqsmock._features.journal import CallJournal
+    from sqsmock._protocol import Result
+
+    log = CallJournal()
+    for i in range(1000):
+        result = Result("ListQueues", 200, {"QueueUrls": [f"q{i}"]}, None)
+        log.record("ListQueues", {}, result, "us-east-1", "123456789012", i, False)
+    decoded: list[int] = []
+    read = journal_module._read
+
+    def counted(stored: object, seq: int) -> tuple[object, ...]:
+        decoded.append(seq)
+        return read(stored, seq)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(journal_module, "_read", counted)
+    page = log.page(10)
+    assert [call.time for call in page.calls] == list(range(10))
+    assert log.page(10, page.next_token).calls[0].time == 10
+    newest = log.page(5, newest=True)
+    assert [call.time for call in newest.calls] == list(range(995, 1000))
+    assert len(decoded) == 25

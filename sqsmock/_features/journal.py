@@ -125,6 +125,9 @@ def _check_limit(name: str, value: object) -> int | None:
     return value
 
 
+#: An entry as stored: a ``marshal`` string, or a tuple of copies ending with its cost.
+_Stored = bytes | tuple[Any, ...]
+
 # The fields of an entry as read (``_raw``) that are not a ``RecordedCall``'s arguments.
 _SEQ = 12
 _COST = 13
@@ -146,7 +149,7 @@ class CallJournal:
         self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
         self.recording = limit != 0 and byte_limit != 0
         #: Each entry's stored form: a ``marshal`` string, or (rarely) a tuple of copies.
-        self._entries: deque[bytes | tuple[Any, ...]] = deque()
+        self._entries: deque[_Stored] = deque()
         self._lock = threading.Lock()
         self._bytes = 0
         self._seq = 0
@@ -193,10 +196,12 @@ class CallJournal:
         fields: Any = (operation, kept, payload, code, result.status, region, account, time)
         fields += (result.request_id, injected, size, truncated)
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        stored: bytes | tuple[Any, ...] | None = None
+        stored: _Stored | None = None
         if held + answer <= PACKED_UP_TO:
             with contextlib.suppress(ValueError):  # a value marshal does not take
                 stored = marshal.dumps(fields)
+            if stored is not None and ENTRY_OVERHEAD + len(stored) > byte_limit:
+                stored = None  # (as UTF-8 it may not fit: counted by its characters, below)
         if stored is not None:
             cost = ENTRY_OVERHEAD + len(stored)
         else:  # shares its strings with the mock: its dicts and lists copied
@@ -240,11 +245,15 @@ class CallJournal:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def _raw(self) -> list[tuple[Any, ...]]:
-        """Every entry as read: its fields, then its sequence number and its cost."""
+    def _stored(self) -> tuple[int, list[_Stored]]:
+        """The sequence number of the oldest entry kept, and every entry as stored."""
         with self._lock:
             stored = list(self._entries)
-            first = self._seq - len(stored)
+            return self._seq - len(stored), stored
+
+    def _raw(self) -> list[tuple[Any, ...]]:
+        """Every entry as read: its fields, then its sequence number and its cost."""
+        first, stored = self._stored()
         return [_read(entry, first + i) for i, entry in enumerate(stored)]
 
     def _calls(self) -> list[RecordedCall]:
@@ -285,28 +294,30 @@ class CallJournal:
                 raise ValueError(f"{next_token!r} is not a next_token of this call journal")
             start = int(next_token)
         name = split_queue_url(queue)[2] if queue else None
-        raws = self._raw()
-        i = max(0, start - raws[0][_SEQ]) if raws else 0
+        first, stored = self._stored()
+        i = max(0, start - first)
         calls: list[RecordedCall] = []
-        while i < len(raws) and len(calls) < limit:
-            raw = raws[i]
+        while i < len(stored) and len(calls) < limit:  # entries decoded as the page needs them
+            raw = _read(stored[i], first + i)
             i += 1
             if operation is not None and raw[0] != operation:
                 continue
             if name is not None and queue_name(raw[1]) != name:
                 continue
             calls.append(_entry(raw))
-        more = i < len(raws) and len(calls) == limit
-        return CallPage(calls, str(raws[i][_SEQ]) if more else None)
+        more = i < len(stored) and len(calls) == limit
+        return CallPage(calls, str(first + i) if more else None)
 
     def _newest(self, limit: int, operation: str | None, queue: str | None) -> CallPage:
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ValueError(f"limit must be a positive int, not {limit!r}")
         name = split_queue_url(queue)[2] if queue else None
         calls: list[RecordedCall] = []
-        for raw in reversed(self._raw()):
+        first, stored = self._stored()
+        for i in range(len(stored) - 1, -1, -1):  # decoded as the page needs them
             if len(calls) == limit:
                 break
+            raw = _read(stored[i], first + i)
             if operation is not None and raw[0] != operation:
                 continue
             if name is not None and queue_name(raw[1]) != name:
@@ -353,11 +364,11 @@ class CallJournal:
         return f"<CallJournal {len(self._entries)} calls{more}>"
 
 
-def _cost(stored: bytes | tuple[Any, ...]) -> int:
+def _cost(stored: _Stored) -> int:
     return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
 
 
-def _read(stored: bytes | tuple[Any, ...], seq: int) -> tuple[Any, ...]:
+def _read(stored: _Stored, seq: int) -> tuple[Any, ...]:
     if type(stored) is bytes:
         fields: tuple[Any, ...] = marshal.loads(stored)
         return (*fields, seq, ENTRY_OVERHEAD + len(stored))
