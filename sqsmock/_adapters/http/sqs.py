@@ -201,8 +201,7 @@ async def read_body(
 
 def refuse(server: Served, http: HttpRequest, error: SqsError) -> web.StreamResponse:
     """An error answer after which the connection closes: the rest of the body is unread."""
-    server.metrics.count("", error.shape)
-    response = sqs_answer(error_answer(http, error), http.method)
+    response = sqs_answer(refused(server, http, error), http.method)
     response.force_close()
     return response
 
