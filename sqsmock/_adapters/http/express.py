@@ -99,7 +99,10 @@ class Express(asyncio.Protocol):
         self._closing = False  # close once the call under way is answered
         self._last = 0.0  # when the connection last answered (or opened)
         self._timer: asyncio.TimerHandle | None = None
-        #: The deadline of a body still arriving (``read_timeout`` after its head).
+        #: A request whose body is still arriving: where its head ends, the request, where
+        #: its body ends, whether the connection closes after it; and the body's deadline
+        #: (``read_timeout`` after its head).
+        self._pending: tuple[int, HttpRequest, int, bool] | None = None
         self._late: asyncio.TimerHandle | None = None
 
     # -- asyncio's protocol -----------------------------------------------------------------
@@ -132,7 +135,6 @@ class Express(asyncio.Protocol):
     def connection_lost(self, exc: BaseException | None) -> None:
         self._transport = None
         self._lane.connections.discard(self)
-        self._body_done()
         self._cancel_timers()
         busy = self._busy
         if busy is not None:
@@ -151,7 +153,7 @@ class Express(asyncio.Protocol):
         """Stop reading while requests pile up unanswered (a call awaited, a client that does
         not read its answers); read again once they are answered."""
         transport = self._transport
-        if transport is None or self._lane_lost():
+        if transport is None:  # (closed, or aiohttp's now)
             return
         # (A body still arriving is not a pile: the head's Content-Length, within the body
         # limit, bounds it.)
@@ -165,9 +167,6 @@ class Express(asyncio.Protocol):
 
     # -- requests ---------------------------------------------------------------------------
 
-    def _lane_lost(self) -> bool:
-        return self not in self._lane.connections
-
     def _serve(self) -> None:
         """Answer every whole request in the buffer, until one must be awaited or handed over."""
         buffer = self._buffer
@@ -175,31 +174,33 @@ class Express(asyncio.Protocol):
         while self._busy is None and not self._write_paused:
             if self._transport is None or self._closing:
                 return
-            end = buffer.find(b"\r\n\r\n")
-            if end < 0:
-                if len(buffer) > HEAD_LIMIT or (self._eof and buffer) or not_ours(buffer):
+            pending = self._pending
+            if pending is None:
+                end = buffer.find(b"\r\n\r\n")
+                if end < 0:
+                    if len(buffer) > HEAD_LIMIT or (self._eof and buffer) or not_ours(buffer):
+                        self._hand_over()
+                    return
+                read = None
+                if end <= HEAD_LIMIT and not lane.stopping:
+                    read = read_head(buffer, end, lane.guard, lane.served.body_limit)
+                if read is None:
                     self._hand_over()
-                return
-            if end > HEAD_LIMIT or (lane.stopping and self._late is None):
-                self._hand_over()  # (a request whose head came before is answered)
-                return
-            read = read_head(buffer, end, lane.guard, lane.served.body_limit)
-            if read is None:
-                self._hand_over()
-                return
-            http, total, close = read
+                    return
+                pending = (end, *read)
+            end, http, total, close = pending
             if len(buffer) < total:  # the body is still coming
                 if self._eof:  # and never will: aiohttp's to answer
                     self._hand_over()
-                elif self._late is None:
-                    self._last = self._loop.time()
+                elif self._pending is None:
+                    self._pending, self._last = pending, self._loop.time()
                     self._late = self._loop.call_later(lane.served.read_timeout, self._body_late)
                     lane.call_started()  # a request being read: stopping waits for it
                 return
             late = self._late
-            if late is not None:
+            if late is not None:  # (the request stays under way until it is answered)
                 late.cancel()
-                self._late = None
+                self._pending = self._late = None
             http.body = bytes(buffer[end + 4 : total])
             del buffer[:total]
             answered = begin(lane.served, http, "")
@@ -255,8 +256,8 @@ class Express(asyncio.Protocol):
         assert transport is not None and self._busy is None
         lane = self._lane
         lane.connections.discard(self)
-        self._body_done()
         self._cancel_timers()
+        self._transport = None  # every callback from now on is the handler's
         if self._read_paused:
             self._read_paused = False
             transport.resume_reading()
@@ -273,27 +274,17 @@ class Express(asyncio.Protocol):
     def close_when_idle(self) -> None:
         """Close now if no call is under way, else once it is answered."""
         self._closing = True
-        if self._busy is None and self._late is None and self._transport is not None:
+        if self._busy is None and self._pending is None and self._transport is not None:
             self._transport.close()
-
-    def _body_done(self) -> None:
-        """No more waiting for a body: the connection is closed or handed over."""
-        late = self._late
-        if late is not None:
-            late.cancel()
-            self._late = None
-            self._lane.call_ended()
 
     def _body_late(self) -> None:
         """A body that did not arrive within ``read_timeout``: 408 in SQS's format, as aiohttp's
         handler answers it, and the connection closes (the rest is not read)."""
-        self._late = None  # (cancelled when the connection closed or was handed over)
+        pending = self._pending  # (cancelled when the connection closed or was handed over)
+        assert pending is not None
+        self._pending = self._late = None
+        http = pending[1]
         lane = self._lane
-        read = read_head(
-            self._buffer, self._buffer.find(b"\r\n\r\n"), lane.guard, lane.served.body_limit
-        )
-        assert read is not None  # the head read when the wait began
-        http = read[0]
         self._buffer.clear()
         seconds = f"{lane.served.read_timeout:g}"
         self._answer(
@@ -304,10 +295,16 @@ class Express(asyncio.Protocol):
     # -- idle connections -------------------------------------------------------------------
 
     def _cancel_timers(self) -> None:
-        for timer in (self._timer, self._late):
-            if timer is not None:
-                timer.cancel()
-        self._timer = self._late = None
+        """The connection is closed or handed over: no idle timer, and no body awaited (nor
+        counted as a request under way)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        late = self._late
+        if late is not None:
+            late.cancel()
+            self._pending = self._late = None
+            self._lane.call_ended()
 
     def _arm(self) -> None:
         timeout = self._lane.idle_timeout
@@ -320,7 +317,7 @@ class Express(asyncio.Protocol):
         if transport is None:
             return
         timeout, now = self._lane.idle_timeout, self._loop.time()
-        if self._busy is not None or self._late is not None:
+        if self._busy is not None or self._pending is not None:
             # Not idle: a call is awaited, or a body arrives (read_timeout bounds it). Look
             # again a timeout from now.
             self._timer = self._loop.call_at(now + timeout, self._idle)
