@@ -417,12 +417,12 @@ def test_a_page_decodes_only_the_entries_it_reads(monkeypatch: pytest.MonkeyPatc
     for i in range(1000):
         result = Result("ListQueues", 200, {"QueueUrls": [f"q{i}"]}, None)
         log.record("ListQueues", {}, result, "us-east-1", "123456789012", i, False)
-    decoded: list[int] = []
+    decoded: list[object] = []
     read = journal_module._read
 
-    def counted(stored: object, seq: int) -> tuple[object, ...]:
-        decoded.append(seq)
-        return read(stored, seq)  # type: ignore[arg-type]
+    def counted(stored: object) -> tuple[object, ...]:
+        decoded.append(stored)
+        return read(stored)  # type: ignore[arg-type]
 
     monkeypatch.setattr(journal_module, "_read", counted)
     page = log.page(10)

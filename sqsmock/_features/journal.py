@@ -128,9 +128,8 @@ def _check_limit(name: str, value: object) -> int | None:
 #: An entry as stored: a ``marshal`` string, or a tuple of copies ending with its cost.
 _Stored = bytes | tuple[Any, ...]
 
-# The fields of an entry as read (``_raw``) that are not a ``RecordedCall``'s arguments.
-_SEQ = 12
-_COST = 13
+#: An entry's own fields, a ``RecordedCall``'s arguments; a stored tuple ends with its cost.
+_FIELDS = 12
 
 
 class CallJournal:
@@ -193,8 +192,20 @@ class CallJournal:
         held = measure(kept) if truncated else size
         answer = 0 if payload is None else measure(payload)
         code = None if error is None else error.code
-        fields: Any = (operation, kept, payload, code, result.status, region, account, time)
-        fields += (result.request_id, injected, size, truncated)
+        fields: Any = (
+            operation,
+            kept,
+            payload,
+            code,
+            result.status,
+            region,
+            account,
+            time,
+            result.request_id,
+            injected,
+            size,
+            truncated,
+        )
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
         stored: _Stored | None = None
         if held + answer <= PACKED_UP_TO:
@@ -252,9 +263,8 @@ class CallJournal:
             return self._seq - len(stored), stored
 
     def _raw(self) -> list[tuple[Any, ...]]:
-        """Every entry as read: its fields, then its sequence number and its cost."""
-        first, stored = self._stored()
-        return [_read(entry, first + i) for i, entry in enumerate(stored)]
+        """Every entry's fields."""
+        return [_read(entry) for entry in self._stored()[1]]
 
     def _calls(self) -> list[RecordedCall]:
         return [_entry(raw) for raw in self._raw()]
@@ -298,7 +308,7 @@ class CallJournal:
         i = max(0, start - first)
         calls: list[RecordedCall] = []
         while i < len(stored) and len(calls) < limit:  # entries decoded as the page needs them
-            raw = _read(stored[i], first + i)
+            raw = _read(stored[i])
             i += 1
             if operation is not None and raw[0] != operation:
                 continue
@@ -313,11 +323,10 @@ class CallJournal:
             raise ValueError(f"limit must be a positive int, not {limit!r}")
         name = split_queue_url(queue)[2] if queue else None
         calls: list[RecordedCall] = []
-        first, stored = self._stored()
-        for i in range(len(stored) - 1, -1, -1):  # decoded as the page needs them
+        for entry in reversed(self._stored()[1]):  # decoded as the page needs them
             if len(calls) == limit:
                 break
-            raw = _read(stored[i], first + i)
+            raw = _read(entry)
             if operation is not None and raw[0] != operation:
                 continue
             if name is not None and queue_name(raw[1]) != name:
@@ -350,10 +359,8 @@ class CallJournal:
         if isinstance(index, slice):
             return [_entry(raw) for raw in self._raw()[index]]
         with self._lock:
-            entries = self._entries
-            stored = entries[index]
-            seq = self._seq - len(entries) + (index if index >= 0 else len(entries) + index)
-        return _entry(_read(stored, seq))
+            stored = self._entries[index]
+        return _entry(_read(stored))
 
     def __bool__(self) -> bool:
         return bool(self._entries)
@@ -368,12 +375,13 @@ def _cost(stored: _Stored) -> int:
     return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
 
 
-def _read(stored: _Stored, seq: int) -> tuple[Any, ...]:
-    if type(stored) is bytes:
+def _read(stored: _Stored) -> tuple[Any, ...]:
+    """An entry's fields, from its stored form."""
+    if isinstance(stored, bytes):
         fields: tuple[Any, ...] = marshal.loads(stored)
-        return (*fields, seq, ENTRY_OVERHEAD + len(stored))
-    return (*stored[:_SEQ], seq, stored[-1])
+        return fields
+    return stored[:_FIELDS]
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:
-    return RecordedCall(*raw[:_SEQ])
+    return RecordedCall(*raw)
