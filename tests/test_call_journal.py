@@ -431,3 +431,35 @@ def test_a_page_decodes_only_the_entries_it_reads(monkeypatch: pytest.MonkeyPatc
     newest = log.page(5, newest=True)
     assert [call.time for call in newest.calls] == list(range(995, 1000))
     assert len(decoded) == 25
+
+
+def test_a_packed_entry_tells_the_size_of_the_request_as_sent() -> None:
+    """A small call is packed without being measured; what it reads back as its size is still
+    the characters of the request's strings (keys included), as for any other entry."""
+    with mock_sqs() as sqs:
+        c = client()
+        url = c.create_queue(QueueName="q")["QueueUrl"]
+        c.send_message(QueueUrl=url, MessageBody="héllo", DelaySeconds=0)
+        assert type(sqs.calls._entries[-1]) is bytes  # type: ignore[attr-defined]
+        send = sqs.calls[-1]
+        expected = len("QueueUrl") + len(url) + len("MessageBody") + 5 + len("DelaySeconds") + 8
+        assert (send.size, send.truncated) == (expected, False)
+
+
+def test_a_rejected_call_repeating_one_long_string_is_kept_truncated() -> None:
+    """The same string object many times over measures as often as it appears: a rejected
+    request that comes to more than REJECTED_KEPT characters that way is truncated, however
+    small a form that wrote the string once would be."""
+    from sqsmock._errors import SqsError
+    from sqsmock._features.journal import REJECTED_KEPT, TRUNCATED_KEPT, CallJournal
+    from sqsmock._protocol import Result
+
+    journal = CallJournal()
+    same = "x" * 4000
+    params = {"QueueUrl": "q", "Entries": [{"Id": "a", "MessageBody": same}] * 20}
+    error = SqsError("TooManyEntriesInBatchRequest", count=20)
+    result = Result.of_error("SendMessageBatch", error)
+    journal.record("SendMessageBatch", params, result, "us-east-1", "123456789012", 0.0, False)
+    (call,) = journal
+    assert call.size > REJECTED_KEPT and call.truncated
+    assert call.params["Entries"][0]["MessageBody"] == "x" * TRUNCATED_KEPT

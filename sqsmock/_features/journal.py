@@ -1,16 +1,17 @@
 """The call journal: every SQS call a mock answered, in order, for tests to assert on.
 
 Recording sits on every call's path. An entry -- the request parameters and the answer in their
-JSON-wire form, and what else a ``RecordedCall`` tells -- is kept, when its strings are small
-(``PACKED_UP_TO``: nearly every call), as one ``marshal`` string: a copy (the caller may reuse
-and change its own dicts and lists after the call) in a single object. A full journal then holds
-ten thousand objects, not every dict, list and string of ten thousand calls: what a call
-allocates dies with it and its memory is reused while it is still in the CPU's caches, instead
-of the allocator handing each call memory last touched ten thousand calls ago (that, not the
-copying, was most of what recording cost a server). A larger entry (a large body) keeps copies
-of its dicts and lists and shares its strings with the mock, as does an entry holding a value
-``marshal`` does not take. Reading decodes or copies an entry afresh, so nothing a test does to
-it reaches the mock.
+JSON-wire form, and what else a ``RecordedCall`` tells -- is kept, when it is small
+(``PACKED_UP_TO`` bytes marshalled: nearly every call), as one ``marshal`` string: a copy (the
+caller may reuse and change its own dicts and lists after the call) in a single object. A full
+journal then holds ten thousand objects, not every dict, list and string of ten thousand calls:
+what a call allocates dies with it and its memory is reused while it is still in the CPU's
+caches, instead of the allocator handing each call memory last touched ten thousand calls ago
+(that, not the copying, was most of what recording cost a server). It is written first and
+measured only if it proves large: a small entry's size is measured when it is read. A larger
+entry (a large body) keeps copies of its dicts and lists and shares its strings with the mock,
+as does an entry holding a value ``marshal`` does not take. Reading decodes or copies an entry
+afresh, so nothing a test does to it reaches the mock.
 
 The journal is bounded twice: ``limit`` entries and ``byte_limit`` bytes (64 MiB by default),
 oldest dropped first; the first drop warns once and ``dropped`` counts them, so a test never reads
@@ -29,7 +30,6 @@ hand out -- is in ``recorded_call.py`` (still importable from here).
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import sys
 import threading
@@ -69,10 +69,10 @@ REJECTED_KEPT = 64 * 1024
 TRUNCATED_KEPT = 1024
 #: Bytes counted for an entry besides its stored form (the objects that hold it).
 ENTRY_OVERHEAD = 512
-#: Entries whose strings come to at most this many characters are stored as one ``marshal``
-#: string; a larger one (a large body) shares its strings with the mock, as copying them would
-#: cost memory that the time saved does not repay.
-PACKED_UP_TO = 4096
+#: Entries whose ``marshal`` string is at most this many bytes are stored as it; a larger one (a
+#: large body) shares its strings with the mock, as copying them would cost memory that the time
+#: saved does not repay.
+PACKED_UP_TO = 8192
 
 
 class JournalFullWarning(UserWarning):
@@ -124,6 +124,13 @@ def _check_limit(name: str, value: object) -> int | None:
         raise ValueError(f"{name} must be a non-negative int or None, not {value!r}")
     return value
 
+
+#: The ``marshal`` format of packed entries: version 2 writes every string in full (later ones
+#: write a repeated object as a reference), so a packed entry's strings come to fewer characters
+#: than 8 times its length -- too few to be truncated, as ``_read`` relies on -- and it is the
+#: quickest to write and read.
+_MARSHAL_VERSION = 2
+assert 8 * PACKED_UP_TO <= REJECTED_KEPT < OVERSIZED  # a packed entry is never truncated
 
 #: An entry as stored: a ``marshal`` string, or a tuple of copies ending with its cost.
 _Stored = bytes | tuple[Any, ...]
@@ -183,45 +190,26 @@ class CallJournal:
     ) -> None:
         """Keep one answered call (``result``: its ``Result``)."""
         error = result.error
-        payload = result.payload
-        size = measure(params)
-        truncated = size > OVERSIZED or (
-            size > REJECTED_KEPT and error is not None and not injected
-        )
-        kept = cut(params) if truncated else params
-        held = measure(kept) if truncated else size
-        answer = 0 if payload is None else measure(payload)
-        code = None if error is None else error.code
-        fields: Any = (
+        fields = (
             operation,
-            kept,
-            payload,
-            code,
+            params,
+            result.payload,
+            None if error is None else error.code,
             result.status,
             region,
             account,
             time,
             result.request_id,
             injected,
-            size,
-            truncated,
         )
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        stored: _Stored | None = None
-        if held + answer <= PACKED_UP_TO:
-            with contextlib.suppress(ValueError):  # a value marshal does not take
-                stored = marshal.dumps(fields)
-            if stored is not None and ENTRY_OVERHEAD + len(stored) > byte_limit:
-                stored = None  # (as UTF-8 it may not fit: counted by its characters, below)
-        if stored is not None:
-            cost = ENTRY_OVERHEAD + len(stored)
-        else:  # shares its strings with the mock: its dicts and lists copied
-            cost = ENTRY_OVERHEAD + held + answer
-            if cost > byte_limit:  # it could not fit whole: keep what it was
-                kept, payload = cut(kept), None if payload is None else cut(payload)
-                cost = ENTRY_OVERHEAD + measure(kept) + (0 if payload is None else measure(payload))
-                fields = (operation, kept, payload, *fields[3:11], True)
-            stored = (*fields[:1], snapshot(fields[1]), *fields[2:], cost)
+        try:
+            stored: _Stored = marshal.dumps(fields, _MARSHAL_VERSION)
+        except ValueError:  # a value marshal does not take
+            stored = b""
+        cost = ENTRY_OVERHEAD + len(stored)
+        if not stored or len(stored) > PACKED_UP_TO or cost > byte_limit:
+            stored, cost = _unpacked(fields, injected, byte_limit)
         limit = sys.maxsize if self.limit is None else self.limit
         entries = self._entries
         with self._lock:
@@ -375,11 +363,28 @@ def _cost(stored: _Stored) -> int:
     return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
 
 
+def _unpacked(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tuple[_Stored, int]:
+    """The stored form and cost of an entry kept unpacked: its dicts and lists copied, its
+    strings shared with the mock, cut where it is too large to keep whole."""
+    operation, params, payload, code = fields[:4]
+    size = measure(params)
+    truncated = size > OVERSIZED or (size > REJECTED_KEPT and code is not None and not injected)
+    kept = cut(params) if truncated else params
+    answer = 0 if payload is None else measure(payload)
+    cost = ENTRY_OVERHEAD + (measure(kept) if truncated else size) + answer
+    if cost > byte_limit:  # it could not fit whole: keep what it was
+        kept, payload = cut(kept), None if payload is None else cut(payload)
+        cost = ENTRY_OVERHEAD + measure(kept) + (0 if payload is None else measure(payload))
+        truncated = True
+    return (operation, snapshot(kept), payload, *fields[3:], size, truncated, cost), cost
+
+
 def _read(stored: _Stored) -> tuple[Any, ...]:
-    """An entry's fields, from its stored form."""
+    """An entry's fields, from its stored form. A packed entry was never truncated (its strings
+    come to at most ``8 * PACKED_UP_TO`` characters): its size is its parameters' measure."""
     if isinstance(stored, bytes):
         fields: tuple[Any, ...] = marshal.loads(stored)
-        return fields
+        return (*fields, measure(fields[1]), False)
     return stored[:_FIELDS]
 
 
