@@ -190,7 +190,7 @@ class CallJournal:
     ) -> None:
         """Keep one answered call (``result``: its ``Result``)."""
         error = result.error
-        fields = (
+        fields: Any = (
             operation,
             params,
             result.payload,
