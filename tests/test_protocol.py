@@ -95,3 +95,17 @@ def test_the_callers_parameters_are_not_changed(sqs_client: Any) -> None:
     attributes = {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}}
     sqs_client.send_message(QueueUrl=url, MessageBody="b", MessageAttributes=attributes)
     assert attributes == {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}}
+
+
+def test_a_call_finds_a_header_whatever_its_case() -> None:
+    """Headers reach a handler as each caller spelled them: ``Call.header`` finds a name in any
+    case, the last one given when several spellings were; a plain dict's exact key first."""
+    from sqsmock._service import Call
+
+    headers = {"x-amzn-trace-id": "a", "Content-Type": "t", "X-AMZN-TRACE-ID": "b"}
+    call = Call("us-east-1", "123456789012", headers)
+    assert call.header("X-Amzn-Trace-Id") == "b"
+    assert call.header("x-amzn-trace-id") == "a"
+    assert call.header("content-type") == "t"
+    assert call.header("X-Missing") is None
+    assert Call("us-east-1", "123456789012", {}).header("X-Amzn-Trace-Id") is None

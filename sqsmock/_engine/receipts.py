@@ -20,7 +20,7 @@ _SEP = "\x1f"
 
 def new_receipt(queue_arn: str, message_id: str) -> str:
     raw = f"{queue_arn}{_SEP}{message_id}{_SEP}{new_nonce(72)}".encode()
-    return _PREFIX + base64.b64encode(raw).decode("ascii")
+    return _PREFIX + base64.b64encode(raw).decode()
 
 
 def decode_receipt(handle: str) -> tuple[str, str] | None:

@@ -21,7 +21,7 @@ class Call:
     binds the backend (``_protocol.start``) before the handler runs.
     """
 
-    __slots__ = ("_lowered", "account", "backend", "headers", "region", "urls")
+    __slots__ = ("account", "backend", "headers", "region", "urls")
 
     backend: Backend
 
@@ -36,7 +36,6 @@ class Call:
         self.region = region
         self.account = account
         self.headers: Mapping[str, str] = headers if headers is not None else {}
-        self._lowered: dict[str, str] | None = None
         self.urls = urls
         if backend is not None:
             self.backend = backend
@@ -59,9 +58,9 @@ class Call:
         """A request header, whatever its case."""
         headers = self.headers
         value = headers.get(name)
-        if value is None and headers:
-            lowered = self._lowered
-            if lowered is None:  # once per call, however many headers are asked for
-                lowered = self._lowered = {key.lower(): v for key, v in headers.items()}
-            value = lowered.get(name.lower())
+        if value is None and headers:  # the last header of that name in any case, if any
+            folded = name.lower()
+            for key, item in headers.items():
+                if key.lower() == folded:
+                    value = item
         return None if value is None else str(value)

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["md5_of_attributes", "md5_of_body"]
+__all__ = ["md5_of_attributes", "md5_of_body", "md5_of_bytes"]
 
 
 def _md5_function() -> Callable[[bytes], Any]:
@@ -30,7 +30,12 @@ _md5 = _md5_function()
 
 
 def md5_of_body(body: str) -> str:
-    return str(_md5(body.encode("utf-8")).hexdigest())
+    return md5_of_bytes(body.encode())
+
+
+def md5_of_bytes(data: bytes) -> str:
+    """The MD5 of a body already encoded as UTF-8."""
+    return str(_md5(data).hexdigest())
 
 
 def _chunk(data: bytes) -> bytes:

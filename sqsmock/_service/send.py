@@ -12,7 +12,7 @@ from .._engine import Message, Queue
 from .._engine.message import new_message_key
 from .._errors import SqsError, batch_entry_error
 from ._context import Call
-from ._digest import md5_of_attributes, md5_of_body
+from ._digest import md5_of_attributes, md5_of_bytes
 from ._registry import Request, Response, action
 from ._validate import batch_entries, check_body_characters, first_forbidden, optional_int
 from .message_attributes import attributes_size, validate_message_attributes, validate_system
@@ -53,7 +53,8 @@ def build_message(
     else:  # the X-Amzn-Trace-Id header, unless it holds text SQS could not keep
         header = call.header("X-Amzn-Trace-Id")
         trace = header if header and first_forbidden(header) is None else None
-    size = len(body.encode("utf-8")) + (attributes_size(attributes) if attributes else 0)
+    data = body.encode()
+    size = len(data) + (attributes_size(attributes) if attributes else 0)
     if size > queue.maximum_message_size:
         too_long = "MessageTooLongInBatch" if in_batch else "MessageTooLong"
         raise SqsError(too_long, limit=queue.maximum_message_size)
@@ -74,11 +75,11 @@ def build_message(
         if dedup is None:
             if queue.attributes.get("ContentBasedDeduplication") != "true":
                 raise SqsError("MissingDeduplicationId")
-            dedup = hashlib.sha256(body.encode("utf-8")).hexdigest()
+            dedup = hashlib.sha256(data).hexdigest()
     message = Message(
         new_message_key(),
         body,
-        md5_of_body(body),
+        md5_of_bytes(data),
         attributes=attributes,
         md5_attributes=md5_of_attributes(attributes) if attributes else None,
         trace_header=trace,
