@@ -79,3 +79,12 @@ def test_a_forked_child_does_not_repeat_its_parents_ids() -> None:
         os.waitpid(pid, 0)
     assert int(child_key) != new_message_key()
     assert child_request[:24] != new_request_id()[:24]  # a prefix of its own
+
+
+def test_a_nonce_is_zero_padded_lower_case_hex_of_its_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqsmock._engine import ids
+
+    monkeypatch.setattr(ids, "_bits", lambda bits: 0xABC)
+    assert ids.new_nonce(72) == "000000000000000abc"
+    monkeypatch.setattr(ids, "_bits", lambda bits: (1 << bits) - 1)
+    assert ids.new_nonce(16) == "ffff"
