@@ -408,3 +408,37 @@ def test_form_pairs_read_a_form_as_parse_qsl_does() -> None:
         assert outcome(form_pairs, text) == outcome(reference, text), text
     url = "QueueUrl=http%3A%2F%2F127.0.0.1%3A9324%2Fqueue%2Fus-east-1%2F000000000000%2Fq"
     assert form_pairs(url) == [("QueueUrl", "http://127.0.0.1:9324/queue/us-east-1/000000000000/q")]
+
+
+def _outcome(decode: Callable[[list[tuple[str, str]]], Any], pairs: list[tuple[str, str]]) -> Any:
+    try:
+        return decode(pairs)
+    except SqsError as error:
+        return (error.code, error.message)
+
+
+def test_a_form_of_plain_names_decodes_as_the_tree_of_names_would() -> None:
+    """A form naming only members of the request itself is read without building the tree of
+    dotted names: every operation, every top-level member (each name it may go by), values
+    that convert and values that do not, repeated and unknown names, and a missing or unknown
+    Action decode -- or fail -- exactly as through the tree."""
+    from sqsmock._protocol import query
+
+    rng = random.Random(7)
+    samples = ["x", "", "10", "0007", "-3", "+4", "true", "False", "2147483648", "1e3", "٣", "a b"]
+    forms: list[list[tuple[str, str]]] = [[], [("Version", "2012-11-05")], [("Action", "Nope")]]
+    for operation, (request, _, _) in shapes.OPERATIONS.items():
+        members = shapes.SHAPES[request][1] if request is not None else ()
+        names = [n for member in members for n in (member[3], *member[4])]
+        forms.append([("Action", operation)])
+        for name in names:
+            for value in rng.sample(samples, 4):
+                forms.append([("Action", operation), ("Version", "2012-11-05"), (name, value)])
+        for _ in range(20):
+            chosen = rng.sample(names, min(len(names), rng.randint(1, 4))) if names else []
+            pairs = [(name, rng.choice(samples)) for name in chosen + chosen[:1]]
+            pairs.insert(rng.randint(0, len(pairs)), ("Action", operation))
+            forms.append([*pairs, ("Unknown", "1")])
+    assert len(forms) > 700
+    for pairs in forms:
+        assert _outcome(query.decode_query, pairs) == _outcome(query._decode_tree, pairs), pairs

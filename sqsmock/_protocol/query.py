@@ -59,6 +59,51 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     """
     if len(pairs) > MAX_PARAMETERS:
         raise SqsError("QueryParametersOutOfBounds")
+    flat: dict[str, str] = {}
+    for key, value in pairs:
+        if "." in key:  # names with parts (attributes, batch entries): a tree of them
+            return _decode_tree(pairs)
+        if len(key) > MAX_NAME_LENGTH:
+            raise SqsError("QueryParametersOutOfBounds")
+        flat[key] = value
+    # Most requests name only members of the request itself: read them as they are.
+    shape = _shape_of(flat.get("Action"))
+    if shape is None:
+        return flat["Action"], {}
+    result: dict[str, Any] = {}
+    for name, member, _, wire, others in SHAPES[shape][1]:
+        text = flat.get(wire)
+        key = wire
+        if text is None:
+            for other in others:
+                text = flat.get(other)
+                if text is not None:
+                    key = other
+                    break
+            else:
+                continue
+        if member == "string":
+            result[name] = text
+            continue
+        value = _decode(member, {_VALUE: text}, key)
+        if value is not _ABSENT:
+            result[name] = value
+    return flat["Action"], result
+
+
+def _shape_of(action: str | None) -> str | None:
+    """The input shape of ``action`` (None: it takes no input); SqsError if there is none."""
+    if not action:
+        raise SqsError("MissingAction")
+    entry = OPERATIONS.get(action)
+    if entry is None:
+        raise SqsError("InvalidAction", action=action)
+    shape: str | None = entry[0]
+    return shape
+
+
+def _decode_tree(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
+    """``decode_query`` of a form whose names have parts: a tree of nodes by part."""
     root: Node = {}
     for key, value in pairs:
         if "." not in key:  # most names: a member of the request itself
@@ -79,14 +124,10 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
             node = child
         node[_VALUE] = value
     action = root.get("Action", {}).get(_VALUE)
-    if not action:
-        raise SqsError("MissingAction")
-    entry = OPERATIONS.get(action)
-    if entry is None:
-        raise SqsError("InvalidAction", action=action)
-    if entry[0] is None:
+    shape = _shape_of(action)
+    if shape is None:
         return action, {}
-    return action, _structure(SHAPES[entry[0]][1], root, "")
+    return action, _structure(SHAPES[shape][1], root, "")
 
 
 def form_pairs(text: str) -> list[tuple[str, str]]:
@@ -182,6 +223,8 @@ def _decode(shape: str, node: Node, key: str) -> Any:
             if lowered not in ("true", "false"):
                 raise SqsError("QueryValueNotBoolean", name=key, value=text)
             return lowered == "true"
+        if len(text) < 10 and text.isdigit() and text.isascii():  # most: small, unsigned
+            return int(text)
         limit = _LIMITS[shape]
         if (
             _INTEGER.fullmatch(text) is None
