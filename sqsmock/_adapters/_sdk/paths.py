@@ -63,6 +63,8 @@ FAST, SERIALIZED, FULL = 1, 2, 3
 FULL_KEY = "sqsmock_full"
 #: The context key holding a fast-path call's parameters, validated, never serialized.
 _PARAMS = "sqsmock_params"
+#: The context key holding the path ``route`` found for the call.
+_ROUTE = "sqsmock_route"
 _AFTER_BEFORE_CALL = (
     "request-created",
     "before-sign",
@@ -113,9 +115,19 @@ def _builders_wrapped() -> bool:
 
 
 def route(client: Any, operation_model: Any, context: Any) -> int:
-    """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other."""
+    """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other.
+
+    Found once per call: botocore asks twice (resolving the endpoint, then converting the
+    request), and the answer is kept in the call's context in between."""
     if not stack or context is None:
         return 0
+    found: int | None = context.get(_ROUTE)
+    if found is None:
+        found = context[_ROUTE] = _route(client, operation_model)
+    return found
+
+
+def _route(client: Any, operation_model: Any) -> int:
     events = client.meta.events
     if not getattr(events, SQS_MARK, False):
         return 0
