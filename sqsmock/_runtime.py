@@ -56,9 +56,7 @@ class Runtime:
             options.persistence_timeout,
         )
         #: Message events for ``wait_for``; kept while the call journal records.
-        self.events = EventLog(
-            region, account, lambda: self.journal.recording, lambda: self.journal.byte_limit
-        )
+        self.events = EventLog(region, account, self.journal)
         self.events.attach(self.backend)
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = options.persistence is not None

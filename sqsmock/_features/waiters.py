@@ -28,7 +28,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .._engine.clock import Clock
 from .._engine.message import Message
@@ -74,6 +74,23 @@ MAX_BYTES = 64 * 1024 * 1024
 LAST_SHOWN = 5
 
 
+class Bounds(Protocol):
+    """What bounds the log, read live at every event: the call journal's settings."""
+
+    @property
+    def recording(self) -> bool: ...
+
+    @property
+    def byte_limit(self) -> int | None: ...
+
+
+class _OwnBounds:
+    """A log of its own: always recording, at most ``MAX_BYTES``."""
+
+    recording = True
+    byte_limit: int | None = MAX_BYTES
+
+
 class EventLog(Waiting):
     """Message events since the mock started or was last reset, and the waits on them."""
 
@@ -81,16 +98,13 @@ class EventLog(Waiting):
         self,
         region: str,
         account: str,
-        recording: Callable[[], bool] = lambda: True,
-        byte_limit: Callable[[], int | None] = lambda: MAX_BYTES,
+        bounds: Bounds | None = None,
     ) -> None:
         self.region = region
         self.account = account
-        #: Whether events are kept now (the call journal's setting, read live): when not, the
-        #: observer keeps nothing and waits are refused.
-        self.recording = recording
-        #: The most bytes of messages kept now (None: no byte bound), read live.
-        self.byte_limit = byte_limit
+        #: Whether events are kept now (when not, the observer keeps nothing and waits are
+        #: refused) and the most bytes of messages kept (None: no byte bound), read live.
+        self.bounds: Bounds = _OwnBounds() if bounds is None else bounds
         self.clock: Clock | None = None
         self._lock = threading.Lock()  # the event path takes it bare: cheaper than the condition
         self._cond = threading.Condition(self._lock)
@@ -107,6 +121,14 @@ class EventLog(Waiting):
         self._sleeping = 0  # threads blocked in a wait
         #: Events dropped to stay within the bounds since the last clear().
         self.dropped = 0
+
+    def recording(self) -> bool:
+        """Whether events are kept now."""
+        return self.bounds.recording
+
+    def byte_limit(self) -> int | None:
+        """The most bytes of messages kept now (None: no byte bound)."""
+        return self.bounds.byte_limit
 
     def attach(self, backend: Backend) -> None:
         """Hear ``backend``'s events (unless recording is off: then the engine pays one
@@ -130,7 +152,8 @@ class EventLog(Waiting):
                     self._ended = True
                     self._wake()
             return
-        if not self.recording():  # turned off since
+        bounds = self.bounds
+        if not bounds.recording:  # turned off since
             return
         now = queue.clock.now()
         if event == "dead-lettered":  # told with the queue they went to
@@ -163,7 +186,7 @@ class EventLog(Waiting):
                     )
                 )
             self._next += len(messages)
-            limit = self.byte_limit()
+            limit = bounds.byte_limit
             while len(events) > MAX_EVENTS or (
                 limit is not None and self._bytes > limit and len(events) > 1
             ):
