@@ -203,10 +203,13 @@ class CallJournal:
             injected,
         )
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        try:
-            stored: _Stored = marshal.dumps(fields, _MARSHAL_VERSION)
-        except ValueError:  # a value marshal does not take
-            stored = b""
+        if _large_body(params, fields[2]):
+            stored: _Stored = b""
+        else:
+            try:
+                stored = marshal.dumps(fields, _MARSHAL_VERSION)
+            except ValueError:  # a value marshal does not take
+                stored = b""
         cost = ENTRY_OVERHEAD + len(stored)
         if not stored or len(stored) > PACKED_UP_TO or cost > byte_limit:
             stored, cost = _unpacked(fields, injected, byte_limit)
@@ -361,6 +364,29 @@ class CallJournal:
 
 def _cost(stored: _Stored) -> int:
     return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
+
+
+def _large_body(params: Mapping[str, Any], payload: Any) -> bool:
+    """Does the call carry a message body longer than ``PACKED_UP_TO``? Its marshalled form
+    would be longer still (format 2 writes every string in full): it is not written at all."""
+    body = params.get("MessageBody")
+    if type(body) is str and len(body) > PACKED_UP_TO:
+        return True
+    entries = params.get("Entries")
+    if type(entries) is list:
+        for entry in entries:
+            if type(entry) is dict:
+                body = entry.get("MessageBody")
+                if type(body) is str and len(body) > PACKED_UP_TO:
+                    return True
+    messages = payload.get("Messages") if type(payload) is dict else None
+    if type(messages) is list:
+        for message in messages:
+            if type(message) is dict:
+                body = message.get("Body")
+                if type(body) is str and len(body) > PACKED_UP_TO:
+                    return True
+    return False
 
 
 def _unpacked(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tuple[_Stored, int]:
