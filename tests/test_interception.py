@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+from typing import Any
 
 import boto3
 import botocore.session
@@ -707,3 +708,23 @@ def test_full_path_leaves_out_a_trace_header_that_is_not_text():
         client.meta.events.register("before-sign.sqs.SendMessage", add_bad_header)
         client.send_message(QueueUrl=url, MessageBody="x")
         assert received_trace(client, url) == [None]
+
+
+def test_another_services_call_gets_nothing_of_sqsmock_in_its_context() -> None:
+    """While a mock is active, every client's calls pass sqsmock's wrappers: another service's
+    request context (which its handlers see) is left as botocore made it."""
+
+    class Seen(Exception):
+        pass
+
+    def look(request: Any, **_: Any) -> None:
+        raise Seen([key for key in request.context if key.startswith("sqsmock")])
+
+    with mock_sqs():
+        s3 = boto3.client(
+            "s3", region_name="us-east-1", aws_access_key_id="k", aws_secret_access_key="s"
+        )
+        s3.meta.events.register("before-send.s3.ListBuckets", look)
+        with pytest.raises(Seen) as seen:
+            s3.list_buckets()
+    assert seen.value.args[0] == []

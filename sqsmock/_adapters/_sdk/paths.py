@@ -123,7 +123,9 @@ def route(client: Any, operation_model: Any, context: Any) -> int:
         return 0
     found: int | None = context.get(_ROUTE)
     if found is None:
-        found = context[_ROUTE] = _route(client, operation_model)
+        found = _route(client, operation_model)
+        if found:  # (another service's call, found at once, is left as it came)
+            context[_ROUTE] = found
     return found
 
 
