@@ -418,13 +418,13 @@ def test_a_page_decodes_only_the_entries_it_reads(monkeypatch: pytest.MonkeyPatc
         result = Result("ListQueues", 200, {"QueueUrls": [f"q{i}"]}, None)
         log.record("ListQueues", {}, result, "us-east-1", "123456789012", i, False)
     decoded: list[object] = []
-    read = journal_module._read
+    read = journal_module.read_entry
 
     def counted(stored: object) -> tuple[object, ...]:
         decoded.append(stored)
         return read(stored)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(journal_module, "_read", counted)
+    monkeypatch.setattr(journal_module, "read_entry", counted)
     page = log.page(10)
     assert [call.time for call in page.calls] == list(range(10))
     assert log.page(10, page.next_token).calls[0].time == 10
@@ -471,14 +471,16 @@ def test_a_large_body_is_not_marshalled_only_to_be_thrown_away(
 ) -> None:
     """A call carrying a body longer than PACKED_UP_TO cannot be packed: it is kept the larger
     entries' way without first being written out whole (about 2 ms a MiB)."""
-    from sqsmock._features import journal as journal_module
+    from sqsmock._features import journal_entries
     from sqsmock._features.journal import PACKED_UP_TO, CallJournal
     from sqsmock._protocol import Result
 
     written: list[object] = []
-    dumps = journal_module.marshal.dumps
+    dumps = journal_entries.marshal.dumps
     monkeypatch.setattr(
-        journal_module.marshal, "dumps", lambda value, *a: written.append(value) or dumps(value, *a)
+        journal_entries.marshal,
+        "dumps",
+        lambda value, *a: written.append(value) or dumps(value, *a),
     )
     big = "b" * (PACKED_UP_TO + 1)
     params: dict[str, object] = {"QueueUrl": "q"}

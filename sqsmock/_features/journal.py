@@ -25,12 +25,12 @@ an entry that could not fit within ``byte_limit`` whole.
 Reading pages through the history (``page``): each entry has a sequence number, and a page's
 ``next_token`` names the first entry of the next page, so paging stays right while calls arrive
 and old entries drop. What a test reads -- ``RecordedCall``, ``CallPage`` and the copies they
-hand out -- is in ``recorded_call.py`` (still importable from here).
+hand out -- is in ``recorded_call.py``, how an entry is stored and read back (its size, its
+``marshal`` form or copies, truncation) in ``journal_entries.py`` (both still importable from here).
 """
 
 from __future__ import annotations
 
-import marshal
 import sys
 import threading
 import warnings
@@ -39,17 +39,36 @@ from collections.abc import Iterator, Mapping
 from typing import Any, overload
 
 from .._service.addresses import split_queue_url
+from .journal_entries import (
+    ENTRY_OVERHEAD,
+    OVERSIZED,
+    PACKED_UP_TO,
+    REJECTED_KEPT,
+    TRUNCATED_KEPT,
+    Stored,
+    cost_of,
+    cut,
+    measure,
+    read_entry,
+    stored_form,
+)
 from .recorded_call import CallPage, RecordedCall, queue_name, snapshot
 
 __all__ = [
     "DEFAULT_BYTE_LIMIT",
     "DEFAULT_LIMIT",
+    "ENTRY_OVERHEAD",
+    "OVERSIZED",
     "PACKED_UP_TO",
     "PAGE_SIZE",
+    "REJECTED_KEPT",
+    "TRUNCATED_KEPT",
     "CallJournal",
     "CallPage",
     "JournalFullWarning",
     "RecordedCall",
+    "cut",
+    "measure",
     "queue_name",
     "snapshot",
 ]
@@ -60,83 +79,16 @@ DEFAULT_LIMIT = 10_000
 DEFAULT_BYTE_LIMIT = 64 * 1024 * 1024
 #: Calls a page holds unless asked for fewer (``page``, ``GET /_sqsmock/calls``).
 PAGE_SIZE = 100
-#: A request with more than this is larger than any SQS accepts (1 MiB of message content, and
-#: room for queue URLs, ids and attribute names): it is kept truncated.
-OVERSIZED = 1024 * 1024 + 64 * 1024
-#: A rejected request (an error that was not injected) with more than this is kept truncated.
-REJECTED_KEPT = 64 * 1024
-#: Characters kept of each string of a truncated entry.
-TRUNCATED_KEPT = 1024
-#: Bytes counted for an entry besides its stored form (the objects that hold it).
-ENTRY_OVERHEAD = 512
-#: Entries whose ``marshal`` string is at most this many bytes are stored as it; a larger one (a
-#: large body) shares its strings with the mock, as copying them would cost memory that the time
-#: saved does not repay.
-PACKED_UP_TO = 8192
 
 
 class JournalFullWarning(UserWarning):
     """The call journal reached its limit and drops its oldest entries."""
 
 
-def measure(value: Any) -> int:
-    """The characters of the strings in ``value`` (keys included), 8 for any other leaf."""
-    kind = type(value)
-    if kind is dict:
-        n = 0
-        for key, item in value.items():
-            kind = type(item)
-            if kind is str:
-                n += len(key) + len(item)
-            elif kind is dict or kind is list:
-                n += len(key) + measure(item)
-            else:
-                n += len(key) + 8
-        return n
-    if kind is list:
-        n = 0
-        for item in value:
-            kind = type(item)
-            if kind is str:
-                n += len(item)
-            elif kind is dict or kind is list:
-                n += measure(item)
-            else:
-                n += 8
-        return n
-    return len(value) if kind is str else 8
-
-
-def cut(value: Any, keep: int = TRUNCATED_KEPT) -> Any:
-    """A copy of ``value`` with every string longer than ``keep`` cut to its first ``keep``."""
-    kind = type(value)
-    if kind is str:
-        return value if len(value) <= keep else value[:keep]
-    if kind is dict:
-        return {key: cut(item, keep) for key, item in value.items()}
-    if kind is list:
-        return [cut(item, keep) for item in value]
-    return value
-
-
 def _check_limit(name: str, value: object) -> int | None:
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
         raise ValueError(f"{name} must be a non-negative int or None, not {value!r}")
     return value
-
-
-#: The ``marshal`` format of packed entries: version 2 writes every string in full (later ones
-#: write a repeated object as a reference), so a packed entry's strings come to fewer characters
-#: than 8 times its length -- too few to be truncated, as ``_read`` relies on -- and it is the
-#: quickest to write and read.
-_MARSHAL_VERSION = 2
-assert 8 * PACKED_UP_TO <= REJECTED_KEPT < OVERSIZED  # a packed entry is never truncated
-
-#: An entry as stored: a ``marshal`` string, or a tuple of copies ending with its cost.
-_Stored = bytes | tuple[Any, ...]
-
-#: An entry's own fields, a ``RecordedCall``'s arguments; a stored tuple ends with its cost.
-_FIELDS = 12
 
 
 class CallJournal:
@@ -155,7 +107,7 @@ class CallJournal:
         self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
         self.recording = limit != 0 and byte_limit != 0
         #: Each entry's stored form: a ``marshal`` string, or (rarely) a tuple of copies.
-        self._entries: deque[_Stored] = deque()
+        self._entries: deque[Stored] = deque()
         self._lock = threading.Lock()
         self._bytes = 0
         self._seq = 0
@@ -203,16 +155,7 @@ class CallJournal:
             injected,
         )
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        if _large_body(params, fields[2]):
-            stored: _Stored = b""
-        else:
-            try:
-                stored = marshal.dumps(fields, _MARSHAL_VERSION)
-            except ValueError:  # a value marshal does not take
-                stored = b""
-        cost = ENTRY_OVERHEAD + len(stored)
-        if not stored or len(stored) > PACKED_UP_TO or cost > byte_limit:
-            stored, cost = _unpacked(fields, injected, byte_limit)
+        stored, cost = stored_form(fields, injected, byte_limit)
         limit = sys.maxsize if self.limit is None else self.limit
         entries = self._entries
         with self._lock:
@@ -221,7 +164,7 @@ class CallJournal:
             total = self._bytes + cost
             drops = 0
             while entries and (len(entries) > limit or total > byte_limit):
-                total -= _cost(entries.popleft())
+                total -= cost_of(entries.popleft())
                 drops += 1
             self._bytes = total
             if not drops:
@@ -247,7 +190,7 @@ class CallJournal:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def _stored(self) -> tuple[int, list[_Stored]]:
+    def _stored(self) -> tuple[int, list[Stored]]:
         """The sequence number of the oldest entry kept, and every entry as stored."""
         with self._lock:
             stored = list(self._entries)
@@ -255,7 +198,7 @@ class CallJournal:
 
     def _raw(self) -> list[tuple[Any, ...]]:
         """Every entry's fields."""
-        return [_read(entry) for entry in self._stored()[1]]
+        return [read_entry(entry) for entry in self._stored()[1]]
 
     def _calls(self) -> list[RecordedCall]:
         return [_entry(raw) for raw in self._raw()]
@@ -299,7 +242,7 @@ class CallJournal:
         i = max(0, start - first)
         calls: list[RecordedCall] = []
         while i < len(stored) and len(calls) < limit:  # entries decoded as the page needs them
-            raw = _read(stored[i])
+            raw = read_entry(stored[i])
             i += 1
             if operation is not None and raw[0] != operation:
                 continue
@@ -317,7 +260,7 @@ class CallJournal:
         for entry in reversed(self._stored()[1]):  # decoded as the page needs them
             if len(calls) == limit:
                 break
-            raw = _read(entry)
+            raw = read_entry(entry)
             if operation is not None and raw[0] != operation:
                 continue
             if name is not None and queue_name(raw[1]) != name:
@@ -351,7 +294,7 @@ class CallJournal:
             return [_entry(raw) for raw in self._raw()[index]]
         with self._lock:
             stored = self._entries[index]
-        return _entry(_read(stored))
+        return _entry(read_entry(stored))
 
     def __bool__(self) -> bool:
         return bool(self._entries)
@@ -360,58 +303,6 @@ class CallJournal:
         dropped = self.dropped
         more = f", {dropped} dropped" if dropped else ""
         return f"<CallJournal {len(self._entries)} calls{more}>"
-
-
-def _cost(stored: _Stored) -> int:
-    return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
-
-
-def _large_body(params: Mapping[str, Any], payload: Any) -> bool:
-    """Does the call carry a message body longer than ``PACKED_UP_TO``? Its marshalled form
-    would be longer still (format 2 writes every string in full): it is not written at all."""
-    body = params.get("MessageBody")
-    if type(body) is str and len(body) > PACKED_UP_TO:
-        return True
-    entries = params.get("Entries")
-    if type(entries) is list:
-        for entry in entries:
-            if type(entry) is dict:
-                body = entry.get("MessageBody")
-                if type(body) is str and len(body) > PACKED_UP_TO:
-                    return True
-    messages = payload.get("Messages") if type(payload) is dict else None
-    if type(messages) is list:
-        for message in messages:
-            if type(message) is dict:
-                body = message.get("Body")
-                if type(body) is str and len(body) > PACKED_UP_TO:
-                    return True
-    return False
-
-
-def _unpacked(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tuple[_Stored, int]:
-    """The stored form and cost of an entry kept unpacked: its dicts and lists copied, its
-    strings shared with the mock, cut where it is too large to keep whole."""
-    operation, params, payload, code = fields[:4]
-    size = measure(params)
-    truncated = size > OVERSIZED or (size > REJECTED_KEPT and code is not None and not injected)
-    kept = cut(params) if truncated else params
-    answer = 0 if payload is None else measure(payload)
-    cost = ENTRY_OVERHEAD + (measure(kept) if truncated else size) + answer
-    if cost > byte_limit:  # it could not fit whole: keep what it was
-        kept, payload = cut(kept), None if payload is None else cut(payload)
-        cost = ENTRY_OVERHEAD + measure(kept) + (0 if payload is None else measure(payload))
-        truncated = True
-    return (operation, snapshot(kept), payload, *fields[3:], size, truncated, cost), cost
-
-
-def _read(stored: _Stored) -> tuple[Any, ...]:
-    """An entry's fields, from its stored form. A packed entry was never truncated (its strings
-    come to at most ``8 * PACKED_UP_TO`` characters): its size is its parameters' measure."""
-    if isinstance(stored, bytes):
-        fields: tuple[Any, ...] = marshal.loads(stored)
-        return (*fields, measure(fields[1]), False)
-    return stored[:_FIELDS]
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:
