@@ -124,19 +124,17 @@ def _large_body(params: Mapping[str, Any], payload: Any) -> bool:
     body = params.get("MessageBody")
     if type(body) is str and len(body) > PACKED_UP_TO:
         return True
-    entries = params.get("Entries")
-    if type(entries) is list:
-        for entry in entries:
-            if type(entry) is dict:
-                body = entry.get("MessageBody")
-                if type(body) is str and len(body) > PACKED_UP_TO:
-                    return True
     messages = payload.get("Messages") if type(payload) is dict else None
-    if type(messages) is list:
-        for message in messages:
-            if type(message) is dict:
-                body = message.get("Body")
-                if type(body) is str and len(body) > PACKED_UP_TO:
+    return _long_in(params.get("Entries"), "MessageBody") or _long_in(messages, "Body")
+
+
+def _long_in(items: Any, key: str) -> bool:
+    """Is ``key`` of a dict in the list ``items`` a string longer than ``PACKED_UP_TO``?"""
+    if type(items) is list:
+        for item in items:
+            if type(item) is dict:
+                value = item.get(key)
+                if type(value) is str and len(value) > PACKED_UP_TO:
                     return True
     return False
 
