@@ -9,7 +9,6 @@ See ``journal`` for why.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Mapping
 from typing import Any
 
 from .recorded_call import snapshot
@@ -100,32 +99,31 @@ FIELDS = 12
 
 def stored_form(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tuple[Stored, int]:
     """How a call's fields (``FIELDS`` of them, but the last two) are kept, and their cost: as
-    one ``marshal`` string when small, else ``_unpacked``."""
-    if _large_body(fields[1], fields[2]):
-        stored: Stored = b""
-    else:
-        try:
-            stored = marshal.dumps(fields, _MARSHAL_VERSION)
-        except ValueError:  # a value marshal does not take
-            stored = b""
+    one ``marshal`` string when small, else ``_unpacked``. A call carrying a message body
+    longer than ``PACKED_UP_TO`` is not written out first: its marshalled form would be longer
+    still (format 2 writes every string in full)."""
+    params, payload = fields[1], fields[2]
+    body = params.get("MessageBody")
+    entries = params.get("Entries")
+    messages = payload.get("Messages") if type(payload) is dict else None
+    if (
+        (type(body) is str and len(body) > PACKED_UP_TO)
+        or (entries and _long_in(entries, "MessageBody"))
+        or (messages and _long_in(messages, "Body"))
+    ):
+        return _unpacked(fields, injected, byte_limit)
+    try:
+        stored: Stored = marshal.dumps(fields, _MARSHAL_VERSION)
+    except ValueError:  # a value marshal does not take
+        return _unpacked(fields, injected, byte_limit)
     cost = ENTRY_OVERHEAD + len(stored)
-    if not stored or len(stored) > PACKED_UP_TO or cost > byte_limit:
+    if len(stored) > PACKED_UP_TO or cost > byte_limit:
         return _unpacked(fields, injected, byte_limit)
     return stored, cost
 
 
 def cost_of(stored: Stored) -> int:
     return ENTRY_OVERHEAD + len(stored) if type(stored) is bytes else int(stored[-1])
-
-
-def _large_body(params: Mapping[str, Any], payload: Any) -> bool:
-    """Does the call carry a message body longer than ``PACKED_UP_TO``? Its marshalled form
-    would be longer still (format 2 writes every string in full): it is not written at all."""
-    body = params.get("MessageBody")
-    if type(body) is str and len(body) > PACKED_UP_TO:
-        return True
-    messages = payload.get("Messages") if type(payload) is dict else None
-    return _long_in(params.get("Entries"), "MessageBody") or _long_in(messages, "Body")
 
 
 def _long_in(items: Any, key: str) -> bool:
