@@ -75,25 +75,7 @@ def decode_query(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     shape = _shape_of(flat.get("Action"))
     if shape is None:
         return flat["Action"], {}
-    result: dict[str, Any] = {}
-    for name, member, _, wire, others in SHAPES[shape][1]:
-        text = flat.get(wire)
-        key = wire
-        if text is None:
-            for other in others:
-                text = flat.get(other)
-                if text is not None:
-                    key = other
-                    break
-            else:
-                continue
-        if member == "string":
-            result[name] = text
-            continue
-        value = _decode(member, {_VALUE: text}, key)
-        if value is not _ABSENT:
-            result[name] = value
-    return flat["Action"], result
+    return flat["Action"], _structure(SHAPES[shape][1], flat, "", leaves=True)
 
 
 def _shape_of(action: str | None) -> str | None:
@@ -188,7 +170,11 @@ def check_form_size(body: bytes, already: int) -> None:
         raise SqsError("QueryParametersOutOfBounds")
 
 
-def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, Any]:
+def _structure(
+    members: tuple[Any, ...], node: dict[str, Any], prefix: str, leaves: bool = False
+) -> dict[str, Any]:
+    """The members of a structure from ``node``'s children: nodes of the tree of dotted names,
+    or (``leaves``: a form whose names have no dots) the values themselves."""
     result: dict[str, Any] = {}
     for name, shape, _, wire, others in members:
         child = node.get(wire)
@@ -202,11 +188,11 @@ def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, A
             else:
                 continue
         if shape == "string":  # most members: a leaf, taken as it is
-            text = child.get(_VALUE)
+            text = child if leaves else child.get(_VALUE)
             if text is not None:
                 result[name] = text
             continue
-        value = _decode(shape, child, prefix + key)
+        value = _decode(shape, {_VALUE: child} if leaves else child, prefix + key)
         if value is not _ABSENT:
             result[name] = value
     return result
