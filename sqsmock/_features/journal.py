@@ -155,7 +155,7 @@ class CallJournal:
             injected,
         )
         byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        stored, cost = stored_form(fields, injected, byte_limit)
+        stored, cost = stored_form(fields, byte_limit)
         limit = sys.maxsize if self.limit is None else self.limit
         entries = self._entries
         with self._lock:

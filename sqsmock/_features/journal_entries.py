@@ -97,7 +97,7 @@ Stored = bytes | tuple[Any, ...]
 FIELDS = 12
 
 
-def stored_form(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tuple[Stored, int]:
+def stored_form(fields: tuple[Any, ...], byte_limit: int) -> tuple[Stored, int]:
     """How a call's fields (``FIELDS`` of them, but the last two) are kept, and their cost: as
     one ``marshal`` string when small, else ``_unpacked``. A call carrying a message body
     longer than ``PACKED_UP_TO`` is not written out first: its marshalled form would be longer
@@ -111,14 +111,14 @@ def stored_form(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tup
         or (entries and _long_in(entries, "MessageBody"))
         or (messages and _long_in(messages, "Body"))
     ):
-        return _unpacked(fields, injected, byte_limit)
+        return _unpacked(fields, byte_limit)
     try:
         stored: Stored = marshal.dumps(fields, _MARSHAL_VERSION)
     except ValueError:  # a value marshal does not take
-        return _unpacked(fields, injected, byte_limit)
+        return _unpacked(fields, byte_limit)
     cost = ENTRY_OVERHEAD + len(stored)
     if len(stored) > PACKED_UP_TO or cost > byte_limit:
-        return _unpacked(fields, injected, byte_limit)
+        return _unpacked(fields, byte_limit)
     return stored, cost
 
 
@@ -137,10 +137,11 @@ def _long_in(items: Any, key: str) -> bool:
     return False
 
 
-def _unpacked(fields: tuple[Any, ...], injected: bool, byte_limit: int) -> tuple[Stored, int]:
+def _unpacked(fields: tuple[Any, ...], byte_limit: int) -> tuple[Stored, int]:
     """The stored form and cost of an entry kept unpacked: its dicts and lists copied, its
     strings shared with the mock, cut where it is too large to keep whole."""
     operation, params, payload, code = fields[:4]
+    injected = fields[9]
     size = measure(params)
     truncated = size > OVERSIZED or (size > REJECTED_KEPT and code is not None and not injected)
     kept = cut(params) if truncated else params
