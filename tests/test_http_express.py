@@ -137,6 +137,14 @@ def _run(test: Test, clock: str = "frozen", **options: Any) -> list[_Handler]:
     return handlers
 
 
+def _create_queue(connect: Any) -> str:
+    """The URL of queue ``q``, created over a connection of its own."""
+    setup, setup_transport = connect()
+    setup.data_received(_json("CreateQueue", {"QueueName": "q"}))
+    url: str = json.loads(_answers(setup_transport)[0][2])["QueueUrl"]
+    return url
+
+
 def _answers(transport: _Transport) -> list[tuple[int, dict[str, str], bytes]]:
     """The answers written: status, headers, body (split by ``Content-Length``)."""
     return _answers_of(transport.written)
@@ -612,9 +620,7 @@ def test_a_closing_request_is_answered_as_aiohttp_answers_it() -> None:
 
 def test_the_idle_timer_does_not_spin_while_a_call_is_awaited() -> None:
     async def test(server: SqsHttpServer, connect: Any) -> None:
-        setup, setup_transport = connect()
-        setup.data_received(_json("CreateQueue", {"QueueName": "q"}))
-        url = json.loads(_answers(setup_transport)[0][2])["QueueUrl"]
+        url = _create_queue(connect)
         connection, _ = connect()
         fired: list[None] = []
         idle = connection._idle
@@ -630,9 +636,7 @@ def test_the_idle_timer_does_not_spin_while_a_call_is_awaited() -> None:
 
 def test_a_call_whose_client_left_before_it_began_is_counted_out() -> None:
     async def test(server: SqsHttpServer, connect: Any) -> None:
-        setup, setup_transport = connect()
-        setup.data_received(_json("CreateQueue", {"QueueName": "q"}))
-        url = json.loads(_answers(setup_transport)[0][2])["QueueUrl"]
+        url = _create_queue(connect)
         connection, _ = connect()
         connection.data_received(_json("ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 20}))
         connection.connection_lost(None)  # before the task awaiting the poll took a step
