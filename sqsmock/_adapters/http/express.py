@@ -38,7 +38,7 @@ from .browsers import Guard
 from .exchange import answer_bytes
 from .heads import HEAD_LIMIT, not_ours, read_head
 from .served import Served
-from .sqs import begin, refused
+from .sqs import begin, refused, timed_out
 
 __all__ = ["Express", "Lane"]
 
@@ -193,14 +193,11 @@ class Express(asyncio.Protocol):
                 if self._eof:  # and never will: aiohttp's to answer
                     self._hand_over()
                 elif self._pending is None:
-                    self._pending, self._last = pending, self._loop.time()
+                    self._pending = pending
                     self._late = self._loop.call_later(lane.served.read_timeout, self._body_late)
                     lane.call_started()  # a request being read: stopping waits for it
                 return
-            late = self._late
-            if late is not None:  # (the request stays under way until it is answered)
-                late.cancel()
-                self._pending = self._late = None
+            awaited = self._drop_pending()  # (the request stays under way until it is answered)
             http.body = bytes(buffer[end + 4 : total])
             del buffer[:total]
             answered = begin(lane.served, http, "")
@@ -208,7 +205,7 @@ class Express(asyncio.Protocol):
                 self._answer(http, answered, close)
             else:
                 self._await(http, answered, close)
-            if late is not None:
+            if awaited:
                 lane.call_ended()
 
     def _await(
@@ -282,15 +279,12 @@ class Express(asyncio.Protocol):
         handler answers it, and the connection closes (the rest is not read)."""
         pending = self._pending  # (cancelled when the connection closed or was handed over)
         assert pending is not None
-        self._pending = self._late = None
+        self._drop_pending()
         http = pending[1]
-        lane = self._lane
+        served = self._lane.served
         self._buffer.clear()
-        seconds = f"{lane.served.read_timeout:g}"
-        self._answer(
-            http, refused(lane.served, http, SqsError("RequestTimeout", seconds=seconds)), True
-        )
-        lane.call_ended()
+        self._answer(http, refused(served, http, timed_out(served)), True)
+        self._lane.call_ended()
 
     # -- idle connections -------------------------------------------------------------------
 
@@ -300,11 +294,17 @@ class Express(asyncio.Protocol):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        late = self._late
-        if late is not None:
-            late.cancel()
-            self._pending = self._late = None
+        if self._drop_pending():
             self._lane.call_ended()
+
+    def _drop_pending(self) -> bool:
+        """Stop waiting for a request's body: True if one was awaited."""
+        late = self._late
+        if late is None:
+            return False
+        late.cancel()
+        self._pending = self._late = None
+        return True
 
     def _arm(self) -> None:
         timeout = self._lane.idle_timeout

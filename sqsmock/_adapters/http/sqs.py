@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -32,7 +33,16 @@ from ..._regions import is_region, shown
 from .exchange import expect_continue, sqs_answer
 from .served import Served
 
-__all__ = ["BODY_LIMIT", "MESSAGE_LIMIT", "answer", "begin", "read_body", "refuse", "refused"]
+__all__ = [
+    "BODY_LIMIT",
+    "MESSAGE_LIMIT",
+    "answer",
+    "begin",
+    "read_body",
+    "refuse",
+    "refused",
+    "timed_out",
+]
 
 log = logging.getLogger("sqsmock.server")
 
@@ -117,17 +127,13 @@ def begin(
         )
         _check_regions(parsed)
         if runtime.blocking:
-            caller = parsed.caller
-            return _awaited(
-                server,
-                http,
-                parsed,
-                lambda: runtime.call_async(parsed.operation, parsed.params, caller, remote=True),
+            call = partial(
+                runtime.call_async, parsed.operation, parsed.params, parsed.caller, remote=True
             )
+            return _awaited(server, http, parsed, call)
         step = runtime.start(parsed.operation, parsed.params, parsed.caller)
         if not isinstance(step, Result):
-            waiting = step
-            return _awaited(server, http, parsed, lambda: runtime.wait_async(waiting))
+            return _awaited(server, http, parsed, partial(runtime.wait_async, step))
         return _rendered(server, parsed, step)
     except SqsError as error:
         return refused(server, http, error)
@@ -176,6 +182,11 @@ def _failed(server: Served, http: HttpRequest) -> HttpAnswer:
     return error_answer(http, fault)
 
 
+def timed_out(server: Served) -> SqsError:
+    """The error of a body that did not arrive within ``read_timeout``."""
+    return SqsError("RequestTimeout", seconds=f"{server.read_timeout:g}")
+
+
 async def read_body(
     server: Served, request: BaseRequest, http: HttpRequest
 ) -> bytes | web.StreamResponse:
@@ -188,8 +199,7 @@ async def read_body(
     except web.HTTPRequestEntityTooLarge:
         return refuse(server, http, SqsError("RequestEntityTooLarge", limit=server.body_limit))
     except asyncio.TimeoutError:
-        timeout = f"{server.read_timeout:g}"
-        return refuse(server, http, SqsError("RequestTimeout", seconds=timeout))
+        return refuse(server, http, timed_out(server))
     except (ConnectionError, asyncio.CancelledError):
         raise
     except Exception as error:  # a broken chunked encoding or compression, a body cut short
