@@ -245,9 +245,8 @@ def test_an_sqs_error_is_answered_by_the_lane() -> None:
 
 def test_a_long_poll_is_awaited_and_a_hang_up_ends_it() -> None:
     async def test(server: SqsHttpServer, connect: Any) -> None:
-        setup, setup_transport = connect()
-        setup.data_received(_json("CreateQueue", {"QueueName": "q"}))
-        url = json.loads(_answers(setup_transport)[0][2])["QueueUrl"]
+        url = _create_queue(connect)
+        sender, _ = connect()
         connection, transport = connect()
         poll = _json("ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 20})
         connection.data_received(poll + _json("ListQueues", {}))  # the second waits its turn
@@ -255,7 +254,7 @@ def test_a_long_poll_is_awaited_and_a_hang_up_ends_it() -> None:
         assert transport.written == []
         queue = server.runtime.backend.queues()[0]
         assert queue.waiting() == 1
-        setup.data_received(_json("SendMessage", {"QueueUrl": url, "MessageBody": "hi"}))
+        sender.data_received(_json("SendMessage", {"QueueUrl": url, "MessageBody": "hi"}))
         for _ in range(5):
             await asyncio.sleep(0)
         answers = _answers(transport)
@@ -274,7 +273,7 @@ def test_a_long_poll_is_awaited_and_a_hang_up_ends_it() -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await task
         assert queue.waiting() == 0
-        setup.data_received(_json("SendMessage", {"QueueUrl": url, "MessageBody": "kept"}))
+        sender.data_received(_json("SendMessage", {"QueueUrl": url, "MessageBody": "kept"}))
         await asyncio.sleep(0)
         assert [(m.body, m.state) for m in queue.peek()] == [
             ("hi", "inflight"),
