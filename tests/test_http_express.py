@@ -724,3 +724,20 @@ def test_numbers_too_long_for_int_get_an_answer_not_a_500(head: bytes, status: i
         sock.sendall(data)
         raw = read_all(sock, 10)
     assert raw.startswith(b"HTTP/1.1 %d " % status), raw[:200]
+
+
+def test_an_admin_request_with_a_length_too_long_for_int_gets_a_400() -> None:
+    """The admin API reads the declared length as the SQS endpoint does: digits past what int()
+    reads are a bad request, not a fault of the server's."""
+    data = (
+        b"POST /_sqsmock/clock/advance HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        b"Content-Type: application/json\r\nContent-Length: " + b"0" * 5000 + b"2\r\n\r\n{}"
+    )
+    with (
+        sqsmock.serve(port=0) as server,
+        socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock,
+    ):
+        sock.sendall(data)
+        raw = read_all(sock, 10)
+    assert raw.startswith(b"HTTP/1.1 400 "), raw[:200]
+    assert b"Content-Length is not a number of bytes" in raw

@@ -175,7 +175,10 @@ async def _advance(server: Served, request: BaseRequest, route: str) -> web.Stre
 
 async def _read_raw(server: Served, request: BaseRequest, too_large: str, unreadable: str) -> bytes:
     """An admin request's body (at most 64 KiB, within ``read_timeout``)."""
-    length = request.content_length
+    try:
+        length = request.content_length
+    except ValueError:  # digits past what int() reads (aiohttp's parser let them through)
+        raise AdminError(400, "Content-Length is not a number of bytes") from None
     if length is not None and length > _BODY_LIMIT:
         raise AdminError(413, too_large)
     await expect_continue(request)
