@@ -259,7 +259,7 @@ if inspect.iscoroutinefunction(vars(_CLASS).get("_resolve_endpoint_ruleset")):
     _WRAPPERS.append((_CLASS, "_resolve_endpoint_ruleset", _resolve_endpoint_ruleset))
 # How aiobotocore builds a request: wrapped (as aws-xray-sdk wraps its prepare_request), the
 # full path is taken.
-REQUEST_BUILDERS.extend([(AioEndpoint, "create_request"), (AioEndpoint, "prepare_request")])
+REQUEST_BUILDERS.extend((vars(AioEndpoint), name) for name in ("create_request", "prepare_request"))
 
 
 def install() -> None:

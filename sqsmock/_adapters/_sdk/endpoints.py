@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._stack import stack
-from .paths import FAST, route, watched
+from .paths import endpoint_kept
 
 __all__ = ["lookup_endpoint", "remember_endpoint"]
 
@@ -40,13 +39,7 @@ def lookup_endpoint(
     ``before-endpoint-resolution``; else None: botocore resolves it as always), and this call's
     ``(url, headers, properties)`` if kept, its changes applied to ``context`` (else None:
     ``remember_endpoint`` keeps what botocore resolves)."""
-    if (
-        not stack
-        or ignore_signing_region
-        or context is None
-        or route(client, operation_model, context) != FAST
-        or watched(client, operation_model, "before-endpoint-resolution")
-    ):
+    if ignore_signing_region or not endpoint_kept(client, operation_model, context):
         return None, None
     memo: Memo | None = client.__dict__.get(_MEMO)
     if memo is None:

@@ -35,12 +35,12 @@ __all__ = [
     "REQUEST_BUILDERS",
     "SERIALIZED",
     "as_sent",
+    "endpoint_kept",
     "forget_placeholder_signers",
     "full_path",
     "prepare",
     "route",
     "unserialized_request",
-    "watched",
 ]
 
 # -- which path a call takes ----------------------------------------------------------------
@@ -59,11 +59,16 @@ __all__ = [
 # the others added, as AWS would receive it.
 
 FAST, SERIALIZED, FULL = 1, 2, 3
+#: ``route``'s three paths; beside them, a plan carries ``_ENDPOINT_WATCHED``.
+_PATH = 3
+#: In a plan: someone else listens to ``before-endpoint-resolution`` for the operation, so the
+#: call's endpoint is resolved every time (``_sdk.endpoints``).
+_ENDPOINT_WATCHED = 4
 #: The context key marking a call for the full path.
 FULL_KEY = "sqsmock_full"
 #: The context key holding a fast-path call's parameters, validated, never serialized.
 _PARAMS = "sqsmock_params"
-#: The context key holding the path ``route`` found for the call.
+#: The context key holding the plan ``route`` found for the call.
 _ROUTE = "sqsmock_route"
 _AFTER_BEFORE_CALL = (
     "request-created",
@@ -79,10 +84,11 @@ _OWN_PACKAGES = frozenset({"botocore", "aiobotocore", "boto3", "aioboto3", "sqsm
 #: Nor do handlers of these modules, which only add their name to the User-Agent header (which
 #: SQS ignores): AWS Lambda Powertools registers one on every session once imported.
 _USER_AGENT_ONLY = frozenset({"aws_lambda_powertools.shared.user_agent"})
-#: The methods building a request: wrapped by someone (not sqsmock), the full path is taken.
-REQUEST_BUILDERS: list[tuple[type, str]] = [
-    (botocore.endpoint.Endpoint, "create_request"),
-    (botocore.endpoint.Endpoint, "prepare_request"),
+#: The methods building a request, as (the class's namespace, name): wrapped by someone (not
+#: sqsmock), the full path is taken. A class's namespace (``vars``) is a live view of it.
+REQUEST_BUILDERS: list[tuple[Any, str]] = [
+    (vars(botocore.endpoint.Endpoint), "create_request"),
+    (vars(botocore.endpoint.Endpoint), "prepare_request"),
 ]
 _PLANS = "_sqsmock_plans"
 
@@ -95,20 +101,27 @@ def _foreign(handler: Any) -> bool:
     return module.partition(".")[0] not in _OWN_PACKAGES and module not in _USER_AGENT_ONLY
 
 
+def _watched(handlers: Any, event: str, operation: str) -> bool:
+    """Does a foreign handler listen to ``event`` for calls of ``operation``?"""
+    return any(_foreign(h) for h in handlers.prefix_search(f"{event}.sqs.{operation}"))
+
+
 def _plan(emitter: Any, operation: str) -> int:
-    """The path a call of ``operation`` takes, from the handlers registered on ``emitter``."""
+    """The plan of a call of ``operation``, from the handlers registered on ``emitter``: its path,
+    and whether its endpoint resolution is watched."""
     handlers = emitter._handlers
-    for event in _AFTER_BEFORE_CALL:
-        if any(_foreign(h) for h in handlers.prefix_search(f"{event}.sqs.{operation}")):
-            return FULL
-    if any(_foreign(h) for h in handlers.prefix_search(f"before-call.sqs.{operation}")):
-        return SERIALIZED
-    return FAST
+    watched = _watched(handlers, "before-endpoint-resolution", operation)
+    endpoint = _ENDPOINT_WATCHED if watched else 0
+    if any(_watched(handlers, event, operation) for event in _AFTER_BEFORE_CALL):
+        return FULL | endpoint
+    if _watched(handlers, "before-call", operation):
+        return SERIALIZED | endpoint
+    return FAST | endpoint
 
 
 def _builders_wrapped() -> bool:
-    for cls, name in REQUEST_BUILDERS:
-        method = cls.__dict__.get(name)
+    for namespace, name in REQUEST_BUILDERS:
+        method = namespace.get(name)
         if method is not None and getattr(method, "__wrapped__", None) is not None:
             return True
     return False
@@ -118,7 +131,7 @@ def route(client: Any, operation_model: Any, context: Any) -> int:
     """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other.
 
     Found once per call: botocore asks twice (resolving the endpoint, then converting the
-    request), and the answer is kept in the call's context in between."""
+    request), and the plan is kept in the call's context in between."""
     if not stack or context is None:
         return 0
     found: int | None = context.get(_ROUTE)
@@ -126,7 +139,20 @@ def route(client: Any, operation_model: Any, context: Any) -> int:
         found = _route(client, operation_model)
         if found:  # (another service's call, found at once, is left as it came)
             context[_ROUTE] = found
-    return found
+    return found & _PATH
+
+
+def endpoint_kept(client: Any, operation_model: Any, context: Any) -> bool:
+    """May this call use the endpoint its client resolved for an earlier call of the operation?
+    Yes on the fast path when nobody else listens to ``before-endpoint-resolution``."""
+    if not stack or context is None:
+        return False
+    found: int | None = context.get(_ROUTE)
+    if found is None:
+        found = _route(client, operation_model)
+        if found:
+            context[_ROUTE] = found
+    return found == FAST
 
 
 def _route(client: Any, operation_model: Any) -> int:
@@ -134,50 +160,24 @@ def _route(client: Any, operation_model: Any) -> int:
     if not getattr(events, SQS_MARK, False):
         return 0
     if _builders_wrapped():
-        return FULL
+        return FULL | _ENDPOINT_WATCHED
     # Remembered per emitter and operation until a handler is registered or unregistered
     # (botocore then replaces the emitter's lookup cache, whose identity is the key).
     emitter = getattr(events, "_emitter", events)
     cache = getattr(emitter, "_lookup_cache", None)
-    memo = getattr(emitter, _PLANS, None)
+    memo: tuple[Any, dict[str, int]] | None = getattr(emitter, _PLANS, None)
+    operation = operation_model.name
     if memo is not None and memo[0] is cache and cache is not None:
-        plan: int | None = memo[1].get(operation_model.name)
+        plan: int | None = memo[1].get(operation)
         if plan is not None:
             return plan
     if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
-        return FULL
-    plans = _plans(emitter, cache)
-    operation = operation_model.name
-    plan = plans[operation] = _plan(emitter, operation)
-    return plan
-
-
-def _plans(emitter: Any, cache: Any) -> dict[Any, int]:
-    """What ``route`` and ``watched`` found for ``emitter``, while its handlers stay as they
-    are (botocore replaces the emitter's lookup cache when they change)."""
-    memo = getattr(emitter, _PLANS, None)
+        return FULL | _ENDPOINT_WATCHED
     if memo is None or memo[0] is not cache:
         memo = (cache, {})
         setattr(emitter, _PLANS, memo)
-    plans: dict[Any, int] = memo[1]
-    return plans
-
-
-def watched(client: Any, operation_model: Any, event: str) -> bool:
-    """Does a handler other than botocore's, boto3's or sqsmock's listen to ``event`` for this
-    client's calls of ``operation_model``?"""
-    events = client.meta.events
-    emitter = getattr(events, "_emitter", events)
-    cache = getattr(emitter, "_lookup_cache", None)
-    if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
-        return True
-    plans = _plans(emitter, cache)
-    key = (event, operation_model.name)
-    found = plans.get(key)
-    if found is None:
-        search = emitter._handlers.prefix_search(f"{event}.sqs.{operation_model.name}")
-        found = plans[key] = int(any(_foreign(h) for h in search))
-    return bool(found)
+    found = memo[1][operation] = _plan(emitter, operation)
+    return found
 
 
 def full_path(client: Any, context: Any, credentials: Callable[..., Any] | None = None) -> None:
