@@ -146,6 +146,23 @@ def test_a_zero_limit_records_nothing_and_none_keeps_everything() -> None:
         assert len(sqs.calls) == 5
 
 
+def test_a_limit_lowered_on_a_running_journal_holds_from_the_next_call() -> None:
+    with mock_sqs(journal_limit=None) as sqs:
+        c = client()
+        for _ in range(5):
+            c.list_queues()
+        sqs.calls.limit = 2
+        with pytest.warns(JournalFullWarning, match="limit of 2 calls"):
+            c.create_queue(QueueName="q")
+        assert [call.operation for call in sqs.calls] == ["ListQueues", "CreateQueue"]
+        assert sqs.calls.dropped == 4
+        sqs.calls.limit = 0
+        c.list_queues()
+        assert len(sqs.calls) == 2  # recording stopped
+        with pytest.raises(ValueError, match="journal_limit"):
+            sqs.calls.limit = -1
+
+
 @pytest.mark.parametrize("limit", [-1, 1.5, "10"])
 def test_a_bad_limit_is_refused_at_once(limit: object) -> None:
     with pytest.raises(ValueError, match="journal_limit"):
@@ -470,7 +487,8 @@ def test_a_large_body_is_not_marshalled_only_to_be_thrown_away(
     where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A call carrying a body longer than PACKED_UP_TO cannot be packed: it is kept the larger
-    entries' way without first being written out whole (about 2 ms a MiB)."""
+    entries' way without first being written out whole (about 2 ms a MiB). Bodies are looked
+    for where each operation carries them."""
     from sqsmock._features import journal_entries
     from sqsmock._features.journal import PACKED_UP_TO, CallJournal
     from sqsmock._protocol import Result
@@ -491,10 +509,9 @@ def test_a_large_body_is_not_marshalled_only_to_be_thrown_away(
         params["Entries"] = [{"Id": "1", "MessageBody": "small"}, {"Id": "2", "MessageBody": big}]
     else:
         answer["Messages"] = [{"MessageId": "m", "Body": big}]
+    operation = {"send": "SendMessage", "batch": "SendMessageBatch"}.get(where, "ReceiveMessage")
     journal = CallJournal()
-    journal.record(
-        "SendMessage", params, Result("SendMessage", 200, answer, None), "r", "a", 0, False
-    )
+    journal.record(operation, params, Result(operation, 200, answer, None), "r", "a", 0, False)
     journal.record(
         "SendMessage",
         {"QueueUrl": "q", "MessageBody": "small"},

@@ -102,10 +102,9 @@ class CallJournal:
     def __init__(
         self, limit: int | None = DEFAULT_LIMIT, byte_limit: int | None = DEFAULT_BYTE_LIMIT
     ) -> None:
-        #: At most this many entries are kept (None: no limit; 0: nothing is recorded).
-        self.limit = _check_limit("journal_limit", limit)
+        self._limit = _check_limit("journal_limit", limit)
         self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
-        self.recording = limit != 0 and byte_limit != 0
+        self._bounds()
         #: Each entry's stored form: a ``marshal`` string, or (rarely) a tuple of copies.
         self._entries: deque[Stored] = deque()
         self._lock = threading.Lock()
@@ -113,6 +112,24 @@ class CallJournal:
         self._seq = 0
         self._dropped = 0
         self._warned = False
+
+    def _bounds(self) -> None:
+        """What ``record`` compares with, set whenever a limit changes."""
+        limit, byte_limit = self._limit, self._byte_limit
+        self.recording = limit != 0 and byte_limit != 0
+        self._most = sys.maxsize if limit is None else limit
+        self._most_bytes = sys.maxsize if byte_limit is None else byte_limit
+
+    @property
+    def limit(self) -> int | None:
+        """At most this many entries are kept (None: no limit; 0: nothing is recorded).
+        Lowering it drops the oldest entries at the next call."""
+        return self._limit
+
+    @limit.setter
+    def limit(self, value: int | None) -> None:
+        self._limit = _check_limit("journal_limit", value)
+        self._bounds()
 
     @property
     def byte_limit(self) -> int | None:
@@ -123,7 +140,7 @@ class CallJournal:
     @byte_limit.setter
     def byte_limit(self, value: int | None) -> None:
         self._byte_limit = _check_limit("journal_byte_limit", value)
-        self.recording = self.limit != 0 and value != 0
+        self._bounds()
 
     @property
     def bytes(self) -> int:
@@ -154,14 +171,16 @@ class CallJournal:
             result.request_id,
             injected,
         )
-        byte_limit = sys.maxsize if self._byte_limit is None else self._byte_limit
-        stored, cost = stored_form(fields, byte_limit)
-        limit = sys.maxsize if self.limit is None else self.limit
+        stored, cost = stored_form(fields, self._most_bytes)
         entries = self._entries
         with self._lock:
             entries.append(stored)
             self._seq += 1
             total = self._bytes + cost
+            if total <= self._most_bytes and len(entries) <= self._most:
+                self._bytes = total
+                return
+            limit, byte_limit = self._most, self._most_bytes
             drops = 0
             while entries and (len(entries) > limit or total > byte_limit):
                 total -= cost_of(entries.popleft())

@@ -102,24 +102,44 @@ def stored_form(fields: tuple[Any, ...], byte_limit: int) -> tuple[Stored, int]:
     one ``marshal`` string when small, else ``_unpacked``. A call carrying a message body
     longer than ``PACKED_UP_TO`` is not written out first: its marshalled form would be longer
     still (format 2 writes every string in full)."""
-    params, payload = fields[1], fields[2]
-    body = params.get("MessageBody")
-    entries = params.get("Entries")
-    messages = payload.get("Messages") if type(payload) is dict else None
-    if (
-        (type(body) is str and len(body) > PACKED_UP_TO)
-        or (entries and _long_in(entries, "MessageBody"))
-        or (messages and _long_in(messages, "Body"))
-    ):
+    look = _BODIES.get(fields[0])
+    if look is not None and look(fields[1], fields[2]):
         return _unpacked(fields, byte_limit)
     try:
         stored: Stored = marshal.dumps(fields, _MARSHAL_VERSION)
     except ValueError:  # a value marshal does not take
         return _unpacked(fields, byte_limit)
     cost = ENTRY_OVERHEAD + len(stored)
-    if len(stored) > PACKED_UP_TO or cost > byte_limit:
+    if cost > _PACKED_COST or cost > byte_limit:
         return _unpacked(fields, byte_limit)
     return stored, cost
+
+
+_PACKED_COST = ENTRY_OVERHEAD + PACKED_UP_TO
+
+
+def _long_body(params: Any, payload: Any) -> bool:
+    body = params.get("MessageBody")
+    return type(body) is str and len(body) > PACKED_UP_TO
+
+
+def _long_entry(params: Any, payload: Any) -> bool:
+    entries = params.get("Entries")
+    return bool(entries) and _long_in(entries, "MessageBody")
+
+
+def _long_message(params: Any, payload: Any) -> bool:
+    messages = payload.get("Messages") if type(payload) is dict else None
+    return bool(messages) and _long_in(messages, "Body")
+
+
+#: The operations that carry message bodies, and how to find a long one in a call's parameters
+#: and answer (the only strings of a call that may be that long before it is marshalled).
+_BODIES = {
+    "SendMessage": _long_body,
+    "SendMessageBatch": _long_entry,
+    "ReceiveMessage": _long_message,
+}
 
 
 def cost_of(stored: Stored) -> int:
