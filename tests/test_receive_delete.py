@@ -758,3 +758,34 @@ def test_counters_through_send_receive_delete_and_lapse(sqs_client, sqs_mock, qu
         "c",
     }
     assert counts(sqs_client, queue_url) == (0, 2, 0)
+
+
+def test_a_current_handle_is_taken_without_decoding_it(
+    sqs_client: Any, queue_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The handle a message was last received with is known to its queue: DeleteMessage and
+    ChangeMessageVisibility take it without decoding it (a regular expression and base64 on
+    every call). An older handle of the message, or one of another queue, is still decoded."""
+    from sqsmock._service import visibility
+
+    decoded: list[str] = []
+    decode = visibility.decode_receipt
+    monkeypatch.setattr(
+        visibility, "decode_receipt", lambda handle: decoded.append(handle) or decode(handle)
+    )
+    other = sqs_client.create_queue(QueueName="receive-tests-other")["QueueUrl"]
+    for url in (queue_url, other):
+        sqs_client.send_message(QueueUrl=url, MessageBody="m")
+    first = sqs_client.receive_message(QueueUrl=queue_url, VisibilityTimeout=0)["Messages"][0]
+    current = sqs_client.receive_message(QueueUrl=queue_url)["Messages"][0]
+    foreign = sqs_client.receive_message(QueueUrl=other)["Messages"][0]["ReceiptHandle"]
+    sqs_client.change_message_visibility(
+        QueueUrl=queue_url, ReceiptHandle=current["ReceiptHandle"], VisibilityTimeout=30
+    )
+    assert decoded == []
+    with pytest.raises(sqs_client.exceptions.ReceiptHandleIsInvalid):
+        sqs_client.delete_message(QueueUrl=queue_url, ReceiptHandle=foreign)
+    assert decoded == [foreign]
+    sqs_client.delete_message(QueueUrl=queue_url, ReceiptHandle=first["ReceiptHandle"])
+    assert decoded == [foreign, first["ReceiptHandle"]]  # an older handle deletes, decoded
+    assert "Messages" not in sqs_client.receive_message(QueueUrl=queue_url, VisibilityTimeout=0)

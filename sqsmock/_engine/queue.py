@@ -238,6 +238,11 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
 
     # -- deleting and visibility -------------------------------------------------------------
 
+    def issued(self, receipt: str) -> bool:
+        """Is ``receipt`` the current handle of a message in this queue? (Then this queue
+        surely issued it: a caller need not decode it to tell.)"""
+        return self.log.index_of_receipt(receipt) is not None
+
     def _lookup(self, receipt: str) -> tuple[Message | None, bool]:
         """The live message a handle names, and whether the handle is its current one."""
         slot = self.log.index_of_receipt(receipt)

@@ -20,6 +20,8 @@ def _handle(queue: Queue, params: dict[str, Any]) -> str:
     handle = params.get("ReceiptHandle")
     if handle is None or handle == "":
         raise SqsError("MissingParameter", name="ReceiptHandle")
+    if type(handle) is str and queue.issued(handle):  # the message's current handle
+        return handle
     decoded = decode_receipt(str(handle))
     if decoded is None or decoded[0] != queue.arn:
         raise SqsError("ReceiptHandleIsInvalid", handle=handle)
