@@ -350,7 +350,9 @@ def test_the_log_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_log_is_bounded_in_bytes() -> None:
     with mock_sqs(clock="frozen") as mock:
-        mock.runtime.events.bounds = SimpleNamespace(recording=True, byte_limit=2500)
+        mock.runtime.events.bounds = SimpleNamespace(
+            recording=True, byte_limit=2500, most_bytes=2500
+        )
         client = boto3.client("sqs", region_name=REGION)
         url = client.create_queue(QueueName="jobs")["QueueUrl"]
         for n in range(5):

@@ -118,7 +118,8 @@ class CallJournal:
         limit, byte_limit = self._limit, self._byte_limit
         self.recording = limit != 0 and byte_limit != 0
         self._most = sys.maxsize if limit is None else limit
-        self._most_bytes = sys.maxsize if byte_limit is None else byte_limit
+        #: ``byte_limit`` as a number: ``sys.maxsize`` for no limit.
+        self.most_bytes = sys.maxsize if byte_limit is None else byte_limit
 
     @property
     def limit(self) -> int | None:
@@ -171,16 +172,16 @@ class CallJournal:
             result.request_id,
             injected,
         )
-        stored, cost = stored_form(fields, self._most_bytes)
+        stored, cost = stored_form(fields, self.most_bytes)
         entries = self._entries
         with self._lock:
             entries.append(stored)
             self._seq += 1
             total = self._bytes + cost
-            if total <= self._most_bytes and len(entries) <= self._most:
+            if total <= self.most_bytes and len(entries) <= self._most:
                 self._bytes = total
                 return
-            limit, byte_limit = self._most, self._most_bytes
+            limit, byte_limit = self._most, self.most_bytes
             drops = 0
             while entries and (len(entries) > limit or total > byte_limit):
                 total -= cost_of(entries.popleft())

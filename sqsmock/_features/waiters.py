@@ -75,7 +75,8 @@ LAST_SHOWN = 5
 
 
 class Bounds(Protocol):
-    """What bounds the log, read live at every event: the call journal's settings."""
+    """What bounds the log, read live at every event: the call journal's settings.
+    ``most_bytes`` is ``byte_limit`` as a number (``sys.maxsize`` for no limit)."""
 
     @property
     def recording(self) -> bool: ...
@@ -83,12 +84,16 @@ class Bounds(Protocol):
     @property
     def byte_limit(self) -> int | None: ...
 
+    @property
+    def most_bytes(self) -> int: ...
+
 
 class _OwnBounds:
     """A log of its own: always recording, at most ``MAX_BYTES``."""
 
     recording = True
     byte_limit: int | None = MAX_BYTES
+    most_bytes = MAX_BYTES
 
 
 class EventLog(Waiting):
@@ -156,16 +161,16 @@ class EventLog(Waiting):
         if not bounds.recording:  # turned off since
             return
         now = queue.clock.now()
+        qid, dlq = queue.qid, None
         if event == "dead-lettered":  # told with the queue they went to
-            qid, dlq = "", queue.qid
-        else:
-            qid, dlq = queue.qid, None
+            qid, dlq = "", qid
+        added = 0
         with self._lock:
             events = self._events
             for m in messages:
                 body = m.body
                 size = m.size or len(body)
-                self._bytes += size
+                added += size
                 # The message's own compact records (immutable tuples: a change replaces them),
                 # decoded only when a wait reads the event (``to_event``).
                 extra, fifo, received = m.compact_fields()
@@ -186,15 +191,20 @@ class EventLog(Waiting):
                     )
                 )
             self._next += len(messages)
-            limit = bounds.byte_limit
-            while len(events) > MAX_EVENTS or (
-                limit is not None and self._bytes > limit and len(events) > 1
-            ):
-                self._bytes -= events.popleft()[4]
-                self._first += 1
-                self.dropped += 1
+            total = self._bytes = self._bytes + added
+            if len(events) > MAX_EVENTS or total > bounds.most_bytes:
+                self._trim(bounds.most_bytes)
             if self._sleeping or self._wakers:
                 self._wake()
+
+    def _trim(self, most_bytes: int) -> None:
+        """Drop the oldest events until the log is within its bounds (the caller holds the
+        lock); the newest event stays, however large."""
+        events = self._events
+        while len(events) > MAX_EVENTS or (self._bytes > most_bytes and len(events) > 1):
+            self._bytes -= events.popleft()[4]
+            self._first += 1
+            self.dropped += 1
 
     def _wake(self) -> None:
         """Wake every wait (the caller holds the lock)."""
