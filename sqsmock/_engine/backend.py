@@ -267,7 +267,8 @@ class Backend(StoreSync):
                 self._resync(store.load())
             if store.late:
                 self._reconcile(store.take_late())
-        self.move_tasks.run(wait=False)
+        if self.move_tasks.active:
+            self.move_tasks.run(wait=False)
 
     def dead_letter_sources(self, arn: str) -> list[Queue]:
         """Queues whose RedrivePolicy names ``arn``, sorted by name."""

@@ -123,7 +123,8 @@ class MoveTasks:
         self._lock = threading.RLock()
         self._by_source: dict[str, list[MoveTask]] = {}
         self._by_id: dict[str, MoveTask] = {}
-        self._active: list[MoveTask] = []
+        #: The tasks under way (``Backend.tick`` runs them only when there are any).
+        self.active: list[MoveTask] = []
 
     def start(self, source: Queue, destination: Queue | None, rate: int | None) -> MoveTask:
         with self._lock:
@@ -149,7 +150,7 @@ class MoveTasks:
         self._by_source.setdefault(task.source_arn, []).append(task)
         self._by_id[task.task_id] = task
         if task.status in (RUNNING, CANCELLING):
-            self._active.append(task)
+            self.active.append(task)
 
     def restore(self, records: dict[str, str]) -> None:
         """Tasks from the store, oldest first; raises ValueError naming a corrupted one."""
@@ -192,16 +193,16 @@ class MoveTasks:
     def run(self, wait: bool = True) -> None:
         """Catch every active task up to the clock. ``wait=False``: if another thread is at
         it already (its writes may be waiting on Redis), leave it to that thread."""
-        if not self._active:
+        if not self.active:
             return
         if not self._lock.acquire(blocking=wait):
             return
         try:
             now = self._now()
-            for task in list(self._active):
+            for task in list(self.active):
                 self._step(task, now)
                 if task.status not in (RUNNING, CANCELLING):
-                    self._active.remove(task)
+                    self.active.remove(task)
         finally:
             self._lock.release()
 
@@ -214,8 +215,8 @@ class MoveTasks:
                 self._add(stored)
                 return
             task.status, task.moved, task.failure = stored.status, stored.moved, stored.failure
-            if task.status not in (RUNNING, CANCELLING) and task in self._active:
-                self._active.remove(task)
+            if task.status not in (RUNNING, CANCELLING) and task in self.active:
+                self.active.remove(task)
 
     def _task_ops(self, task: MoveTask) -> list[Op]:
         return [] if self._commit is None else [Op("task", "", task.task_id, task.record())]

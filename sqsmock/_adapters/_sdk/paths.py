@@ -119,14 +119,6 @@ def _plan(emitter: Any, operation: str) -> int:
     return FAST | endpoint
 
 
-def _builders_wrapped() -> bool:
-    for namespace, name in REQUEST_BUILDERS:
-        method = namespace.get(name)
-        if method is not None and getattr(method, "__wrapped__", None) is not None:
-            return True
-    return False
-
-
 def route(client: Any, operation_model: Any, context: Any) -> int:
     """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other.
 
@@ -159,16 +151,17 @@ def _route(client: Any, operation_model: Any) -> int:
     events = client.meta.events
     if not getattr(events, SQS_MARK, False):
         return 0
-    if _builders_wrapped():
-        return FULL | _ENDPOINT_WATCHED
+    for namespace, name in REQUEST_BUILDERS:  # wrapped by someone: the full path
+        method = namespace.get(name)
+        if method is not None and getattr(method, "__wrapped__", None) is not None:
+            return FULL | _ENDPOINT_WATCHED
     # Remembered per emitter and operation until a handler is registered or unregistered
     # (botocore then replaces the emitter's lookup cache, whose identity is the key).
     emitter = getattr(events, "_emitter", events)
     cache = getattr(emitter, "_lookup_cache", None)
     memo: tuple[Any, dict[str, int]] | None = getattr(emitter, _PLANS, None)
-    operation = operation_model.name
     if memo is not None and memo[0] is cache and cache is not None:
-        plan: int | None = memo[1].get(operation)
+        plan: int | None = memo[1].get(operation_model.name)
         if plan is not None:
             return plan
     if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
@@ -176,7 +169,7 @@ def _route(client: Any, operation_model: Any) -> int:
     if memo is None or memo[0] is not cache:
         memo = (cache, {})
         setattr(emitter, _PLANS, memo)
-    found = memo[1][operation] = _plan(emitter, operation)
+    found = memo[1][operation_model.name] = _plan(emitter, operation_model.name)
     return found
 
 
