@@ -157,7 +157,9 @@ class Runtime:
 
     def start(self, operation: str, params: Request, caller: Call) -> Result | _Waiting:
         """Run one call up to its answer, or up to the wait of a long poll."""
-        backend = self.backend
+        backend = self._backend
+        if backend is None:
+            backend = self.backend  # raises: not active
         if self.faults.rules or self.chaos.active:
             return self._start_changed(backend, operation, params, caller)
         journal = self.journal

@@ -19,11 +19,17 @@ __all__: list[str] = []
 _ATTEMPT = re.compile(r"[!-~]{1,128}")
 
 
+_NO_NAMES: frozenset[str] = frozenset()
+#: The filter of a receive that asks for no message attributes (a filter is never changed).
+_NO_ATTRIBUTES = AttributeFilter(())
+
+
 def _system_names(request: Request) -> frozenset[str] | None:
     """The system attributes asked for (both request fields, united); None means all."""
-    names = set(request.get("AttributeNames") or ()) | set(
-        request.get("MessageSystemAttributeNames") or ()
-    )
+    first, second = request.get("AttributeNames"), request.get("MessageSystemAttributeNames")
+    if not first and not second:
+        return _NO_NAMES
+    names = set(first or ()) | set(second or ())
     if "All" in names:
         return None
     return frozenset(names & SYSTEM_ATTRIBUTE_NAMES)
@@ -69,7 +75,8 @@ def receive_message(call: Call, request: Request) -> Response | LongPoll:
     )
     wait = optional_int(request, "WaitTimeSeconds", 0, 20, "WaitTimeSecondsOutOfRange")
     names = _system_names(request)
-    wanted = AttributeFilter(request.get("MessageAttributeNames") or ())
+    requested = request.get("MessageAttributeNames")
+    wanted = AttributeFilter(requested) if requested else _NO_ATTRIBUTES
     attempt = request.get("ReceiveRequestAttemptId")
     if attempt is not None and not (isinstance(attempt, str) and _ATTEMPT.fullmatch(attempt)):
         raise SqsError("InvalidIdCharacters", name="ReceiveRequestAttemptId", value=attempt)
