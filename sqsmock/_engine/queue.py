@@ -136,7 +136,8 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
                 out.append(self._accept(message, now, wait))
             self._wake()
             if self.observe is not None:  # a FIFO duplicate was not enqueued: no slot
-                self.observe("sent", self, [m for m in messages if m.slot >= 0])
+                sent = [m for m in messages if m.slot >= 0] if self.fifo else list(messages)
+                self.observe("sent", self, sent)
             return out
 
     def _accept(self, m: Message, now: float, delay: int) -> tuple[str, str | None]:
