@@ -174,7 +174,9 @@ class CallJournal:
         )
         stored, cost = stored_form(fields, self.most_bytes)
         entries = self._entries
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # not ``with``: half the cost, on every call
+        try:
             entries.append(stored)
             self._seq += 1
             total = self._bytes + cost
@@ -192,6 +194,8 @@ class CallJournal:
             self._dropped += drops
             warn = not self._warned
             self._warned = True
+        finally:
+            lock.release()
         if warn:
             full = len(entries) >= limit
             what = f"{self.limit} calls" if full else f"{self._byte_limit} bytes"

@@ -165,7 +165,9 @@ class EventLog(Waiting):
         if event == "dead-lettered":  # told with the queue they went to
             qid, dlq = "", qid
         added = 0
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # not ``with``: half the cost, on every event
+        try:
             events = self._events
             for m in messages:
                 body = m.body
@@ -196,6 +198,8 @@ class EventLog(Waiting):
                 self._trim(bounds.most_bytes)
             if self._sleeping or self._wakers:
                 self._wake()
+        finally:
+            lock.release()
 
     def _trim(self, most_bytes: int) -> None:
         """Drop the oldest events until the log is within its bounds (the caller holds the
