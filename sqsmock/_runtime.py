@@ -58,6 +58,7 @@ class Runtime:
         #: Message events for ``wait_for``; kept while the call journal records.
         self.events = EventLog(region, account, self.journal)
         self.events.attach(self.backend)
+        self.journal.on_change = self.events.follow
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = options.persistence is not None
         #: Fault-injection rules (``handle.faults``).
@@ -163,7 +164,7 @@ class Runtime:
         if self.faults.rules or self.chaos.active:
             return self._start_changed(backend, operation, params, caller)
         journal = self.journal
-        if not journal.recording:
+        if not journal.keeping:
             step = _protocol.start(backend, operation, params, caller)
             if isinstance(step, Result):
                 return step
@@ -190,7 +191,7 @@ class Runtime:
                     step, backend.clock, operation, params, caller, journal, plan.when, plan
                 )
             result = plan.finish(step)
-        if journal.recording:
+        if journal.keeping:
             journal.record(
                 operation, params, result, caller.region, caller.account, plan.when, plan.injected
             )
@@ -339,7 +340,7 @@ class _Waiting:
         if plan is not None:
             result = plan.finish(result)
         journal = self.journal
-        if journal is not None and journal.recording:
+        if journal is not None and journal.keeping:
             caller = self.caller
             injected = plan is not None and plan.injected
             journal.record(

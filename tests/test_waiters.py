@@ -350,9 +350,7 @@ def test_the_log_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_log_is_bounded_in_bytes() -> None:
     with mock_sqs(clock="frozen") as mock:
-        mock.runtime.events.bounds = SimpleNamespace(
-            recording=True, byte_limit=2500, most_bytes=2500
-        )
+        mock.runtime.events.bounds = SimpleNamespace(keeping=True, byte_limit=2500, most_bytes=2500)
         client = boto3.client("sqs", region_name=REGION)
         url = client.create_queue(QueueName="jobs")["QueueUrl"]
         for n in range(5):
@@ -695,3 +693,32 @@ def test_a_consumer_in_another_process(server: sqsmock.SqsServer) -> None:
         if process.poll() is None:
             process.kill()
             process.wait(10)
+
+
+@pytest.mark.parametrize("turn_on", ["limit", "byte_limit", "recording"])
+def test_events_are_heard_once_recording_is_turned_on_while_the_mock_runs(turn_on: str) -> None:
+    """A mock started with the journal off hears message events from the moment recording is
+    turned on, by a limit raised from 0 or by the switch: a wait then sees them (it used to
+    time out, finding none, once a limit was raised)."""
+    options = {"byte_limit": {"journal_byte_limit": 0}}.get(turn_on, {"journal_limit": 0})
+    with mock_sqs(clock="frozen", **options) as mock:  # type: ignore[arg-type]
+        client = boto3.client("sqs", region_name=REGION)
+        url = client.create_queue(QueueName="jobs")["QueueUrl"]
+        with pytest.raises(RuntimeError, match="not recorded"):
+            mock.wait_for("jobs", "sent", timeout=0)
+        if turn_on == "recording":
+            mock.calls.recording = True
+            assert not mock.calls.recording  # a limit of 0 records nothing, switched on or not
+            mock.calls.limit = 100
+        else:
+            setattr(mock.calls, turn_on, 100_000)
+        assert mock.calls.recording
+        client.send_message(QueueUrl=url, MessageBody="hello")
+        assert [e.body for e in mock.wait_for("jobs", "sent", timeout=0)] == ["hello"]
+        assert [call.operation for call in mock.calls] == ["SendMessage"]
+        mock.calls.recording = False
+        client.send_message(QueueUrl=url, MessageBody="unseen")
+        assert mock.backend.observer is None
+        assert len(mock.calls) == 1
+        mock.calls.limit = 50  # a limit set while switched off leaves it off
+        assert not mock.calls.recording

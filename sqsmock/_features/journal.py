@@ -35,7 +35,7 @@ import sys
 import threading
 import warnings
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, overload
 
 from .._service.addresses import split_queue_url
@@ -104,6 +104,11 @@ class CallJournal:
     ) -> None:
         self._limit = _check_limit("journal_limit", limit)
         self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
+        self._switched_on = True
+        #: Whether calls are recorded now (``recording``), read on every call.
+        self.keeping = False
+        #: Told whenever ``keeping`` changes (the runtime's event log follows it).
+        self.on_change: Callable[[], None] | None = None
         self._bounds()
         #: Each entry's stored form: a ``marshal`` string, or (rarely) a tuple of copies.
         self._entries: deque[Stored] = deque()
@@ -114,12 +119,27 @@ class CallJournal:
         self._warned = False
 
     def _bounds(self) -> None:
-        """What ``record`` compares with, set whenever a limit changes."""
+        """What ``record`` compares with, set whenever a limit or the switch changes."""
         limit, byte_limit = self._limit, self._byte_limit
-        self.recording = limit != 0 and byte_limit != 0
+        keeping = self._switched_on and limit != 0 and byte_limit != 0
+        changed = keeping != self.keeping
+        self.keeping = keeping
         self._most = sys.maxsize if limit is None else limit
         #: ``byte_limit`` as a number: ``sys.maxsize`` for no limit.
         self.most_bytes = sys.maxsize if byte_limit is None else byte_limit
+        if changed and self.on_change is not None:
+            self.on_change()
+
+    @property
+    def recording(self) -> bool:
+        """Whether calls (and message events) are recorded now: unless switched off
+        (``recording = False``) or a limit is 0."""
+        return self.keeping
+
+    @recording.setter
+    def recording(self, value: bool) -> None:
+        self._switched_on = bool(value)
+        self._bounds()
 
     @property
     def limit(self) -> int | None:

@@ -76,10 +76,11 @@ LAST_SHOWN = 5
 
 class Bounds(Protocol):
     """What bounds the log, read live at every event: the call journal's settings.
-    ``most_bytes`` is ``byte_limit`` as a number (``sys.maxsize`` for no limit)."""
+    ``keeping``: whether events are recorded now; ``most_bytes`` is ``byte_limit`` as a number
+    (``sys.maxsize`` for no limit)."""
 
     @property
-    def recording(self) -> bool: ...
+    def keeping(self) -> bool: ...
 
     @property
     def byte_limit(self) -> int | None: ...
@@ -91,7 +92,7 @@ class Bounds(Protocol):
 class _OwnBounds:
     """A log of its own: always recording, at most ``MAX_BYTES``."""
 
-    recording = True
+    keeping = True
     byte_limit: int | None = MAX_BYTES
     most_bytes = MAX_BYTES
 
@@ -111,6 +112,7 @@ class EventLog(Waiting):
         #: refused) and the most bytes of messages kept (None: no byte bound), read live.
         self.bounds: Bounds = _OwnBounds() if bounds is None else bounds
         self.clock: Clock | None = None
+        self._backend: Backend | None = None
         self._lock = threading.Lock()  # the event path takes it bare: cheaper than the condition
         self._cond = threading.Condition(self._lock)
         #: Notified when a wait starts (``until_waiting``), apart from ``_cond`` so that a
@@ -129,7 +131,7 @@ class EventLog(Waiting):
 
     def recording(self) -> bool:
         """Whether events are kept now."""
-        return self.bounds.recording
+        return self.bounds.keeping
 
     def byte_limit(self) -> int | None:
         """The most bytes of messages kept now (None: no byte bound)."""
@@ -139,8 +141,16 @@ class EventLog(Waiting):
         """Hear ``backend``'s events (unless recording is off: then the engine pays one
         attribute test per event) and read its clock."""
         self.clock = backend.clock
+        self._backend = backend
         if self.recording():
             backend.observer = self.observe
+
+    def follow(self) -> None:
+        """Recording was turned on or off (the call journal's ``on_change``): hear the backend's
+        events while it is on, from the next one."""
+        backend = self._backend
+        if backend is not None:
+            backend.observer = self.observe if self.recording() else None
 
     # -- the engine's side ------------------------------------------------------------------
 
@@ -158,7 +168,7 @@ class EventLog(Waiting):
                     self._wake()
             return
         bounds = self.bounds
-        if not bounds.recording:  # turned off since
+        if not bounds.keeping:  # turned off since
             return
         now = queue.clock.now()
         qid, dlq = queue.qid, None
