@@ -142,8 +142,7 @@ class EventLog(Waiting):
         attribute test per event) and read its clock."""
         self.clock = backend.clock
         self._backend = backend
-        if self.recording():
-            backend.observer = self.observe
+        self.follow()
 
     def follow(self) -> None:
         """Recording was turned on or off (the call journal's ``on_change``): hear the backend's

@@ -120,10 +120,20 @@ def _plan(emitter: Any, operation: str) -> int:
 
 
 def route(client: Any, operation_model: Any, context: Any) -> int:
-    """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other.
+    """``FAST``, ``SERIALIZED`` or ``FULL`` for a call sqsmock answers; 0 for any other."""
+    return _plan_of(client, operation_model, context) & _PATH
 
-    Found once per call: botocore asks twice (resolving the endpoint, then converting the
-    request), and the plan is kept in the call's context in between."""
+
+def endpoint_kept(client: Any, operation_model: Any, context: Any) -> bool:
+    """May this call use the endpoint its client resolved for an earlier call of the operation?
+    Yes on the fast path when nobody else listens to ``before-endpoint-resolution``."""
+    return _plan_of(client, operation_model, context) == FAST
+
+
+def _plan_of(client: Any, operation_model: Any, context: Any) -> int:
+    """The call's plan (0 for a call sqsmock does not answer). Found once per call: botocore
+    asks twice (resolving the endpoint, then converting the request), and the plan is kept in
+    the call's context in between."""
     if not stack or context is None:
         return 0
     found: int | None = context.get(_ROUTE)
@@ -131,20 +141,7 @@ def route(client: Any, operation_model: Any, context: Any) -> int:
         found = _route(client, operation_model)
         if found:  # (another service's call, found at once, is left as it came)
             context[_ROUTE] = found
-    return found & _PATH
-
-
-def endpoint_kept(client: Any, operation_model: Any, context: Any) -> bool:
-    """May this call use the endpoint its client resolved for an earlier call of the operation?
-    Yes on the fast path when nobody else listens to ``before-endpoint-resolution``."""
-    if not stack or context is None:
-        return False
-    found: int | None = context.get(_ROUTE)
-    if found is None:
-        found = _route(client, operation_model)
-        if found:
-            context[_ROUTE] = found
-    return found == FAST
+    return found
 
 
 def _route(client: Any, operation_model: Any) -> int:
