@@ -1,5 +1,6 @@
-"""On the fast path a client's endpoint is resolved once per operation, not on every call; any
-call that somebody else could watch resolves it as botocore always does."""
+"""A client's endpoint is resolved once per operation, not on every call, on every path of a call
+sqsmock answers; a call whose endpoint resolution somebody else watches resolves it as botocore
+always does."""
 
 from __future__ import annotations
 
@@ -82,18 +83,99 @@ def test_a_handler_on_endpoint_resolution_sees_every_call() -> None:
     assert calls == ["CreateQueue", "SendMessage", "SendMessage"]
 
 
-def test_a_watched_call_resolves_its_endpoint_every_time() -> None:
-    def watch(**_: Any) -> None:
-        return None
+def _seen_at(event: str, client: Any) -> list[dict[str, Any]]:
+    """What a handler on ``event`` sees of each call's request: URL, headers, auth type."""
+    seen: list[dict[str, Any]] = []
+
+    def watch(**kwargs: Any) -> None:
+        request = kwargs.get("request") or kwargs.get("params")
+        headers = request["headers"] if isinstance(request, dict) else request.headers
+        url = request["url"] if isinstance(request, dict) else request.url
+        context = request["context"] if isinstance(request, dict) else request.context
+        seen.append(
+            {
+                "url": url,
+                "headers": sorted(str(k).lower() for k in headers),
+                "authorization": str(headers.get("Authorization", "")),
+                "signing": dict(context.get("signing") or {}),
+                "auth_type": context.get("auth_type"),
+            }
+        )
+
+    client.meta.events.register(f"{event}.sqs", watch)
+    return seen
+
+
+@pytest.mark.parametrize("event", ["before-call", "before-send"])  # serialized, full
+def test_a_watched_call_keeps_its_endpoint_and_builds_the_same_request(event: str) -> None:
+    with mock_sqs():
+        client = _client()
+        resolved = _count_resolutions(client)
+        seen = _seen_at(event, client)
+        url = client.create_queue(QueueName="q")["QueueUrl"]
+        for _ in range(3):
+            client.send_message(QueueUrl=url, MessageBody="m")
+        assert client.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "m"
+    assert resolved == ["CreateQueue", "SendMessage", "ReceiveMessage"]
+    first, *kept = seen[1:4]  # the sends: the first resolved, the others kept
+    assert first["url"] == "https://sqs.eu-west-1.amazonaws.com/"
+    for later in kept:
+        assert later["url"] == first["url"]
+        assert later["headers"] == first["headers"]
+        assert later["signing"] == first["signing"]
+        assert later["auth_type"] == first["auth_type"]
+    if event == "before-send":  # signed: the same credential scope every time
+        scopes = {s["authorization"].split("Credential=x/")[1].split(",")[0] for s in seen[1:4]}
+        assert len(scopes) == 1
+        assert scopes.pop().endswith("/eu-west-1/sqs/aws4_request")
+
+
+@pytest.mark.parametrize("event", ["before-call", "before-send"])
+def test_a_watched_call_with_endpoint_resolution_watched_resolves_every_time(event: str) -> None:
+    calls: list[str] = []
+
+    def builtins_seen(model: Any, **_: Any) -> None:
+        calls.append(model.name)
 
     with mock_sqs():
         client = _client()
         seen = _count_resolutions(client)
-        client.meta.events.register("before-send.sqs", watch)  # the full path
+        client.meta.events.register(f"{event}.sqs", lambda **_: None)
+        client.meta.events.register("before-endpoint-resolution.sqs", builtins_seen)
         url = client.create_queue(QueueName="q")["QueueUrl"]
         client.send_message(QueueUrl=url, MessageBody="m")
         client.send_message(QueueUrl=url, MessageBody="m")
     assert seen == ["CreateQueue", "SendMessage", "SendMessage"]
+    assert calls == seen
+
+
+def test_a_wrapped_request_builder_keeps_the_endpoint_unless_resolution_is_watched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import functools
+
+    import botocore.endpoint
+
+    built: list[str] = []
+    create = botocore.endpoint.Endpoint.create_request
+
+    @functools.wraps(create)
+    def tracing(self: Any, params: Any, operation_model: Any = None) -> Any:
+        built.append(params["url"])
+        return create(self, params, operation_model)
+
+    monkeypatch.setattr(botocore.endpoint.Endpoint, "create_request", tracing)
+    with mock_sqs():
+        client = _client()
+        seen = _count_resolutions(client)
+        url = client.create_queue(QueueName="q")["QueueUrl"]
+        client.send_message(QueueUrl=url, MessageBody="m")
+        client.send_message(QueueUrl=url, MessageBody="m")
+        assert seen == ["CreateQueue", "SendMessage"]
+        client.meta.events.register("before-endpoint-resolution.sqs", lambda **_: None)
+        client.send_message(QueueUrl=url, MessageBody="m")
+        assert seen == ["CreateQueue", "SendMessage", "SendMessage"]
+    assert built == ["https://sqs.eu-west-1.amazonaws.com/"] * 4  # every call took the full path
 
 
 def test_no_endpoint_is_kept_once_the_mock_stops() -> None:
@@ -137,7 +219,10 @@ class _Refused:
 
 
 @pytest.mark.asyncio
-async def test_an_aiobotocore_client_resolves_an_endpoint_once_per_operation() -> None:
+@pytest.mark.parametrize("watched", [False, True])  # the fast path; the full path
+async def test_an_aiobotocore_client_resolves_an_endpoint_once_per_operation(
+    watched: bool,
+) -> None:
     from aiobotocore.session import get_session
 
     seen: list[str] = []
@@ -153,9 +238,15 @@ async def test_an_aiobotocore_client_resolves_an_endpoint_once_per_operation() -
                 return await real(operation_model, call_args, request_context)
 
             resolver.construct_endpoint = counting
+            sent: list[str] = []
+            if watched:
+                client.meta.events.register(
+                    "before-send.sqs", lambda request, **_: sent.append(request.url)
+                )
             url = (await client.create_queue(QueueName="q"))["QueueUrl"]
             for _ in range(3):
                 await client.send_message(QueueUrl=url, MessageBody="m")
             got = await client.receive_message(QueueUrl=url, MaxNumberOfMessages=10)
     assert seen == ["CreateQueue", "SendMessage", "ReceiveMessage"]
     assert len(got["Messages"]) == 3
+    assert sent == (["https://sqs.eu-west-1.amazonaws.com/"] * 5 if watched else [])

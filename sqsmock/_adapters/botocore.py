@@ -13,9 +13,10 @@ While at least one mock is active:
   serialize them: they are kept for the answer, and the request carries only its headers --
   nobody will send it, and nobody else looks. When another handler looks, botocore serializes
   the request as usual.
-* On the fast path ``BaseClient._resolve_endpoint_ruleset`` hands back the endpoint it resolved
-  for the client's first call of the operation (``_sdk.endpoints``): for SQS it cannot change
-  from one call to the next, and resolving it is a sizeable share of a call's cost.
+* ``BaseClient._resolve_endpoint_ruleset`` hands back the endpoint it resolved for the
+  client's first call of the operation (``_sdk.endpoints``), unless somebody else listens to
+  ``before-endpoint-resolution``: for SQS it cannot change from one call to the next, and
+  resolving it is a sizeable share of a call's cost.
 * The ``before-call`` handler (registered last, after botocore's own and the user's handlers)
   hands the call to the innermost active runtime. Its answer becomes ``(http, parsed)`` for
   botocore, which then skips signing and sending, emits ``after-call`` and raises modeled

@@ -1,13 +1,14 @@
-"""A fast-path call's endpoint, resolved once per client and operation instead of on every call.
+"""A call's endpoint, resolved once per client and operation instead of on every call.
 
 botocore resolves the endpoint of every call from the service's endpoint ruleset: it gathers
 the ruleset's parameters (region, FIPS, dual-stack, a configured ``endpoint_url``), emits
 ``before-endpoint-resolution``, and evaluates the rules -- a sizeable share of a call's cost.
 For SQS every one of those parameters is the client's own, fixed when the client is made, so the
-answer cannot change from one call to the next. On the fast path (nobody else watches the call:
-``paths.route``) sqsmock therefore keeps each client's answer per operation and hands it back,
-with the same changes to the call's context that botocore makes (an endpoint's auth scheme sets
-``auth_type`` and ``signing``).
+answer cannot change from one call to the next. On every path of a call sqsmock answers
+(``paths.route``) it therefore keeps each client's answer per operation and hands it back, with
+the same changes to the call's context that botocore makes (an endpoint's auth scheme sets
+``auth_type`` and ``signing``): on the serialized and full paths the request that others see --
+its URL, headers and signature -- is the one botocore would have built.
 
 It is only kept when nothing could make two calls' answers differ: the ruleset reads no
 parameter but the client's built-ins, the operation has no context parameters, and no handler
@@ -35,7 +36,7 @@ def lookup_endpoint(
     client: Any, operation_model: Any, context: Any, ignore_signing_region: bool
 ) -> tuple[Memo | None, tuple[Any, dict[str, Any], Any] | None]:
     """For an SDK adapter's ``_resolve_endpoint_ruleset``: the client's kept endpoints, when
-    this call may use one (a mock active, the fast path, nobody else listening to
+    this call may use one (a mock active, a call sqsmock answers, nobody else listening to
     ``before-endpoint-resolution``; else None: botocore resolves it as always), and this call's
     ``(url, headers, properties)`` if kept, its changes applied to ``context`` (else None:
     ``remember_endpoint`` keeps what botocore resolves)."""

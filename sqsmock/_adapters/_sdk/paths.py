@@ -126,8 +126,11 @@ def route(client: Any, operation_model: Any, context: Any) -> int:
 
 def endpoint_kept(client: Any, operation_model: Any, context: Any) -> bool:
     """May this call use the endpoint its client resolved for an earlier call of the operation?
-    Yes on the fast path when nobody else listens to ``before-endpoint-resolution``."""
-    return _plan_of(client, operation_model, context) == FAST
+    Yes on every path sqsmock answers, unless somebody else listens to
+    ``before-endpoint-resolution``: the endpoint is the same, and so is every request built
+    from it."""
+    plan = _plan_of(client, operation_model, context)
+    return plan != 0 and not plan & _ENDPOINT_WATCHED
 
 
 def _plan_of(client: Any, operation_model: Any, context: Any) -> int:
@@ -148,17 +151,24 @@ def _route(client: Any, operation_model: Any) -> int:
     events = client.meta.events
     if not getattr(events, SQS_MARK, False):
         return 0
+    plan = _handlers_plan(events, operation_model.name)
     for namespace, name in REQUEST_BUILDERS:  # wrapped by someone: the full path
         method = namespace.get(name)
         if method is not None and getattr(method, "__wrapped__", None) is not None:
-            return FULL | _ENDPOINT_WATCHED
-    # Remembered per emitter and operation until a handler is registered or unregistered
-    # (botocore then replaces the emitter's lookup cache, whose identity is the key).
+            return FULL | (plan & _ENDPOINT_WATCHED)
+    return plan
+
+
+def _handlers_plan(events: Any, operation: str) -> int:
+    """The plan the handlers registered on ``events`` give a call of ``operation``.
+
+    Remembered per emitter and operation until a handler is registered or unregistered
+    (botocore then replaces the emitter's lookup cache, whose identity is the key)."""
     emitter = getattr(events, "_emitter", events)
     cache = getattr(emitter, "_lookup_cache", None)
     memo: tuple[Any, dict[str, int]] | None = getattr(emitter, _PLANS, None)
     if memo is not None and memo[0] is cache and cache is not None:
-        plan: int | None = memo[1].get(operation_model.name)
+        plan: int | None = memo[1].get(operation)
         if plan is not None:
             return plan
     if cache is None or not hasattr(emitter, "_handlers"):  # an emitter of another make
@@ -166,7 +176,7 @@ def _route(client: Any, operation_model: Any) -> int:
     if memo is None or memo[0] is not cache:
         memo = (cache, {})
         setattr(emitter, _PLANS, memo)
-    found = memo[1][operation_model.name] = _plan(emitter, operation_model.name)
+    found = memo[1][operation] = _plan(emitter, operation)
     return found
 
 
