@@ -130,7 +130,8 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
             now = self.clock.now()
             self._advance(now)
             out = []
-            for message, delay in zip(messages, delays, strict=True):
+            for i, message in enumerate(messages):  # (``zip(strict=True)`` parses keywords)
+                delay = delays[i]
                 message.sent_at = now
                 wait = self.config.delay_seconds if delay is None else delay
                 out.append(self._accept(message, now, wait))

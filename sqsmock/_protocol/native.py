@@ -99,7 +99,7 @@ def _attributes_from_wire(attributes: dict[str, Any]) -> dict[str, Any]:
 
 
 def _message_from_wire(message: dict[str, Any]) -> dict[str, Any]:
-    out = dict(message)
+    out = message.copy()
     attributes = out.get("Attributes")
     if attributes is not None:
         out["Attributes"] = dict(attributes)

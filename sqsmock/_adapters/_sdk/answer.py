@@ -114,7 +114,7 @@ def render(
     answer["ResponseMetadata"] = {
         "RequestId": result.request_id,
         "HTTPStatusCode": result.status,
-        "HTTPHeaders": dict(headers),
+        "HTTPHeaders": headers.copy(),
         "RetryAttempts": 0,
     }
     if CHECK_AGAINST_BOTOCORE:

@@ -55,7 +55,7 @@ def lookup_endpoint(
             context["signing"].update(signing)
         else:
             context["signing"] = dict(signing)
-    return memo, (url, dict(headers), properties)
+    return memo, (url, headers.copy(), properties)
 
 
 def remember_endpoint(
