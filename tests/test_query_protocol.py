@@ -410,6 +410,35 @@ def test_form_pairs_read_a_form_as_parse_qsl_does() -> None:
     assert form_pairs(url) == [("QueueUrl", "http://127.0.0.1:9324/queue/us-east-1/000000000000/q")]
 
 
+def test_a_queue_url_is_read_as_parse_qsl_does_every_time() -> None:
+    """Queue URLs are decoded once and remembered: the second reading of the same text, and a
+    bad escape read again, give what ``parse_qsl`` gives; what is remembered stays bounded."""
+    from sqsmock._protocol import query
+
+    rng = random.Random(11)
+    pieces = ["http", "%3A", "%2F", "%2f", "q", "%C3%A9", "%FF", "%zz", "%", "+", "é", ".", "1"]
+
+    def outcome(text: str) -> object:
+        try:
+            return form_pairs(text)
+        except UnicodeDecodeError as error:
+            return ("UnicodeDecodeError", error.reason)
+
+    def reference(text: str) -> object:
+        try:
+            return parse_qsl(text, keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError as error:
+            return ("UnicodeDecodeError", error.reason)
+
+    for _ in range(3000):
+        text = "QueueUrl=" + "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
+        first = outcome(text)
+        assert first == reference(text), text
+        assert outcome(text) == first, text  # remembered (or refused again)
+        assert len(query._QUEUE_URLS) <= query._QUEUE_URLS_KEPT
+    assert "%FF" not in "".join(query._QUEUE_URLS)  # a refused escape is never kept
+
+
 def _outcome(decode: Callable[[list[tuple[str, str]]], Any], pairs: list[tuple[str, str]]) -> Any:
     try:
         return decode(pairs)

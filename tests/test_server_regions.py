@@ -208,3 +208,46 @@ def test_every_region_botocore_knows_is_of_aws_form() -> None:
     names = [name for partition in partitions for name in partition["regions"]]
     assert len(names) > 30
     assert [name for name in names if not is_region(name)] == []
+
+
+def test_a_credential_scope_is_read_the_same_when_remembered() -> None:
+    """The scope of an ``Authorization`` header is remembered by the header's text up to its
+    first comma: each header reads as the regular expressions read it, the first time and
+    the next, however its signature differs; what is remembered stays bounded."""
+    import re as regex
+
+    from sqsmock._protocol import http
+
+    def reference(header: str) -> tuple[str | None, str | None, str | None]:
+        found = http._SIGV4.match(header)
+        if found is not None:
+            key, region, service = found.groups()
+            return key, region, service.lower()
+        scope = http._CREDENTIAL.search(header)
+        signed = http._SERVICE.search(header)
+        return (
+            None if scope is None else scope.group(1),
+            None if scope is None else scope.group(2),
+            None if signed is None else signed.group(1).lower(),
+        )
+
+    headers = [
+        "AWS4-HMAC-SHA256 Credential=AKID/20260101/eu-west-1/sqs/aws4_request, "
+        "SignedHeaders=host, Signature={}",
+        "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/SQS/aws4_request,Signature={}",
+        "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/s3/aws4_request, Signature={}",
+        "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1, Signature={}",  # cut short
+        "AWS4-HMAC-SHA256 SignedHeaders=host, Credential=K2/d/ap-south-1/sqs/x, Signature={}",
+        "AWS AKID:{}",  # SigV2
+        "Bearer {}",
+        "",
+    ]
+    for n in range(http._SCOPES_KEPT * 2):
+        for template in headers:
+            header = template.format(n)
+            assert http._signed(header) == reference(header), header
+            assert http._signed(header) == reference(header), header
+        key = f"AWS4-HMAC-SHA256 Credential=K{n}/20260101/eu-west-1/sqs/aws4_request, Signature=0"
+        assert http._signed(key) == (f"K{n}", "eu-west-1", "sqs")
+        assert len(http._SCOPES) <= http._SCOPES_KEPT
+    assert not any(regex.search(r"Signature", head) for head in http._SCOPES)

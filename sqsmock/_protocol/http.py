@@ -137,13 +137,26 @@ _SIGV4 = re.compile(
 _SERVICE = re.compile(r"Credential=[^/,\s]+/[^/]*/[^/]*/([A-Za-z0-9._-]{1,64})/")
 
 
+#: ``_signed``'s answers by the header's text up to its first comma (where ``_SIGV4``'s match
+#: ends, when it matches): a client signs every call with the same scope, for a day.
+_SCOPES: dict[str, tuple[str, str, str]] = {}
+_SCOPES_KEPT = 256
+
+
 def _signed(authorization: str) -> tuple[str | None, str | None, str | None]:
     """(access key id, region, service) of the SigV4 credential scope in ``authorization``;
     the service (``sqs`` for SQS) None when unsigned, the key and region None when absent."""
-    found = _SIGV4.match(authorization)
+    head = authorization.partition(",")[0]
+    known = _SCOPES.get(head)
+    if known is not None:
+        return known
+    found = _SIGV4.match(head)
     if found is not None:
         key, region, service = found.groups()
-        return key, region, service.lower()
+        if len(_SCOPES) >= _SCOPES_KEPT:
+            _SCOPES.clear()
+        known = _SCOPES[head] = key, region, service.lower()
+        return known
     scope = _CREDENTIAL.search(authorization)
     signed = _SERVICE.search(authorization)
     return (

@@ -133,9 +133,24 @@ def form_pairs(text: str) -> list[tuple[str, str]]:
             if "%" in name:
                 name = _unquote(name)
             if "%" in value:
-                value = _unquote(value)
+                value = _queue_url(value) if name == "QueueUrl" else _unquote(value)
         pairs.append((name, value))
     return pairs
+
+
+#: Queue URLs as ``_unquote`` decodes them: a client names the same few queues call after call.
+_QUEUE_URLS: dict[str, str] = {}
+_QUEUE_URLS_KEPT = 1024
+
+
+def _queue_url(text: str) -> str:
+    known = _QUEUE_URLS.get(text)
+    if known is None:
+        known = _unquote(text)  # (raises for an escape that is not UTF-8: nothing kept)
+        if len(_QUEUE_URLS) >= _QUEUE_URLS_KEPT:
+            _QUEUE_URLS.clear()
+        _QUEUE_URLS[text] = known
+    return known
 
 
 def _unquote(text: str) -> str:
