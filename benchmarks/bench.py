@@ -37,7 +37,8 @@ Sections:
                fast path resolves a client's endpoint once per operation, which botocore does
                on every call: the fast path is also shown beside a floor that does the same
                (sqsmock's own share; no target). Timed in CPU time of the process, which other
-               processes on the machine do not inflate.
+               processes on the machine do not inflate; every contender runs once per round,
+               and each ratio is the median of the rounds' own ratios.
   chart        docs/benchmark-depth.png from the depth and fifo figures of this run (runs those
                sections too when they were not chosen).
 
@@ -203,11 +204,25 @@ def _per_call(
 
 def _rounds(contenders: dict[str, Callable[[int], float]], rounds: int) -> dict[str, float]:
     """Median of ``rounds`` interleaved runs of each contender."""
+    samples = _samples(contenders, rounds)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def _samples(contenders: dict[str, Callable[[int], float]], rounds: int) -> dict[str, list[float]]:
+    """Each contender's figure in each of ``rounds`` rounds; in a round every contender runs
+    once, one after the other."""
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, run in contenders.items():
             samples[name].append(run(1))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return samples
+
+
+def _paired(samples: dict[str, list[float]], ours: str, theirs: str) -> float:
+    """The median over rounds of ``ours / theirs`` measured in the same round: what a slower
+    or faster spell of a shared machine does to both of a round's figures cancels out, where
+    a ratio of two medians would divide figures from different spells."""
+    return statistics.median(a / b for a, b in zip(samples[ours], samples[theirs], strict=True))
 
 
 # -- filling queues through the engine ------------------------------------------------------
@@ -1262,8 +1277,9 @@ class _CannedBody:
         yield self.body
 
 
-#: Cycles timed per round in ``floors``.
+#: Cycles timed per round in ``floors``, and its rounds.
 _FLOOR_CYCLES = 500
+_FLOOR_ROUNDS = 11
 #: ``floors`` compares CPU-bound work in one process: timed in the process's CPU time, so that
 #: what other processes on a shared machine take of the wall clock is not counted in either.
 _FLOOR_TIMER = time.process_time
@@ -1371,7 +1387,7 @@ def _full_floor() -> Callable[[int], float]:
 
 def bench_floors() -> None:
     print("== sqsmock beside botocore's own floors (CPU µs per call, median of rounds)")
-    result = _rounds(
+    samples = _samples(
         {
             "fast floor": _fast_floor(),
             "fast floor, endpoint kept": _fast_floor(endpoint_kept=True),
@@ -1379,24 +1395,25 @@ def bench_floors() -> None:
             "full floor": _full_floor(),
             "sqsmock full": _path_cycle("before-send.sqs", _FLOOR_CYCLES, _FLOOR_TIMER),
         },
-        rounds=9,
+        rounds=_FLOOR_ROUNDS,
     )
-    for name, value in result.items():
-        print(f"  {name:26s} {value:8.1f} µs/call")
+    for name, values in samples.items():
+        print(f"  {name:26s} {statistics.median(values):8.1f} µs/call")
+    print(f"  ratios: the median of the {_FLOOR_ROUNDS} rounds' own ratios")
     # sqsmock's fast path resolves a client's endpoint once per operation, which botocore
     # does on every call: beside the floor botocore pays, the one it would pay doing the same.
-    own = result["sqsmock fast"] / result["fast floor, endpoint kept"]
+    own = _paired(samples, "sqsmock fast", "fast floor, endpoint kept")
     print(f"  sqsmock fast / fast floor with the endpoint kept = {own:.2f}x   (no target)")
     _check(
         "floors: sqsmock fast / fast floor",
-        result["sqsmock fast"] / result["fast floor"],
+        _paired(samples, "sqsmock fast", "fast floor"),
         "<=",
         1.5,
         label="sqsmock fast / fast floor",
     )
     _check(
         "floors: sqsmock full / full floor",
-        result["sqsmock full"] / result["full floor"],
+        _paired(samples, "sqsmock full", "full floor"),
         "<=",
         1.2,
         label="sqsmock full / full floor",
