@@ -172,7 +172,9 @@ class Runtime:
         when = backend.clock.now()
         step = _protocol.start(backend, operation, params, caller)
         if isinstance(step, Result):
-            journal.record(operation, params, step, caller.region, caller.account, when, False)
+            journal.record(
+                operation, params, step, caller.region, caller.account, when, False, caller.unshared
+            )
             return step
         return _Waiting(step, backend.clock, operation, params, caller, journal, when, None)
 
@@ -344,7 +346,14 @@ class _Waiting:
             caller = self.caller
             injected = plan is not None and plan.injected
             journal.record(
-                operation, self.params, result, caller.region, caller.account, self.when, injected
+                operation,
+                self.params,
+                result,
+                caller.region,
+                caller.account,
+                self.when,
+                injected,
+                caller.unshared and plan is None,
             )
         return result
 

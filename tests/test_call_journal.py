@@ -526,3 +526,134 @@ def test_a_large_body_is_not_marshalled_only_to_be_thrown_away(
     large, small = journal
     assert (large.params, large.response, large.truncated) == (params, answer, False)
     assert small.params["MessageBody"] == "small"
+
+
+# -- unshared calls, written out in batches ------------------------------------------------------
+
+
+def _record(journal: object, n: int, *, unshared: bool, operation: str = "ListQueues") -> None:
+    from sqsmock._protocol import Result
+
+    result = Result(operation, 200, {"QueueUrls": [f"q{n}"]}, None)
+    journal.record(operation, {"N": n}, result, "r", "a", float(n), False, unshared)  # type: ignore[attr-defined]
+
+
+def test_unshared_calls_wait_to_be_written_and_every_read_writes_them_first() -> None:
+    from sqsmock._features import journal as module
+
+    journal = module.CallJournal()
+    for n in range(5):
+        _record(journal, n, unshared=True)
+    assert len(journal._pending) == 5 and not journal._entries  # waiting, not written
+    assert bool(journal)
+    _record(journal, 5, unshared=False)  # a shared call is written at once, after them
+    assert not journal._pending
+    for n in range(6, 9):
+        _record(journal, n, unshared=True)
+    assert [call.params["N"] for call in journal] == list(range(9))  # in order, all of them
+    assert not journal._pending
+    for n in range(9, 9 + module._BATCH):
+        _record(journal, n, unshared=True)
+    assert len(journal._entries) == 9 + module._BATCH and not journal._pending  # a full batch
+    reads = [
+        lambda j: len(j),
+        lambda j: j.bytes,
+        lambda j: j.dropped,
+        lambda j: j[-1],
+        lambda j: j[-2:],
+        lambda j: j.page(1, newest=True),
+        lambda j: j.of("ListQueues"),
+        lambda j: repr(j),
+    ]
+    for read in reads:
+        _record(journal, 100, unshared=True)
+        assert journal._pending
+        read(journal)
+        assert not journal._pending, read
+    journal.clear()
+    _record(journal, 1, unshared=True)
+    journal.clear()
+    assert len(journal) == 0 and not journal
+
+
+def test_a_journal_filled_by_unshared_calls_warns_at_the_call_that_fills_it() -> None:
+    from sqsmock._features.journal import _BATCH, CallJournal
+
+    journal = CallJournal(limit=_BATCH + 3)
+    for n in range(_BATCH + 3):
+        _record(journal, n, unshared=True)
+    with pytest.warns(JournalFullWarning, match=f"limit of {_BATCH + 3} calls"):
+        _record(journal, _BATCH + 3, unshared=True)
+    assert journal._dropped == 1  # counted at that call, before anything read it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n in range(_BATCH + 4, 3 * _BATCH):  # full: they wait again, dropping as they go
+            _record(journal, n, unshared=True)
+    assert journal._pending
+    assert len(journal) == _BATCH + 3
+    assert journal.dropped == 3 * _BATCH - (_BATCH + 3)
+    assert [call.params["N"] for call in journal][-1] == 3 * _BATCH - 1
+
+
+def test_limits_changed_apply_to_unshared_calls_waiting_as_they_did_when_recorded() -> None:
+    from sqsmock._features.journal import CallJournal
+
+    journal = CallJournal(limit=None)
+    for n in range(5):
+        _record(journal, n, unshared=True)
+    journal.limit = 2  # the five were recorded while nothing was dropped
+    assert journal._entries and not journal._pending
+    with pytest.warns(JournalFullWarning):
+        _record(journal, 5, unshared=True)  # near the limit: written at once
+    assert [call.params["N"] for call in journal] == [4, 5] and journal.dropped == 4
+    _record(journal, 6, unshared=True)  # full and warned: waiting again
+    assert journal._pending
+    journal.recording = False  # written out first
+    assert not journal._pending and journal.dropped == 5
+    small = CallJournal(byte_limit=10 * 1024 * 1024)  # less room than a batch may take
+    _record(small, 0, unshared=True)
+    assert not small._pending and len(small._entries) == 1
+
+
+def test_unshared_calls_from_many_threads_are_all_kept() -> None:
+    import threading
+
+    from sqsmock._features.journal import CallJournal
+
+    journal = CallJournal(limit=None)
+    seen: list[int] = []
+
+    def work(base: int) -> None:
+        for n in range(base, base + 500):
+            _record(journal, n, unshared=n % 7 != 0)
+            if n % 50 == 0:
+                seen.append(len(journal))
+
+    threads = [threading.Thread(target=work, args=(i * 1000,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    numbers = sorted(call.params["N"] for call in journal)
+    assert numbers == sorted(n for i in range(4) for n in range(i * 1000, i * 1000 + 500))
+    assert journal._seq == 2000 and seen
+
+
+def test_a_server_journal_shows_every_call_at_once() -> None:
+    import sqsmock
+
+    with sqsmock.serve(port=0) as server:
+        sqs = boto3.client(
+            "sqs",
+            endpoint_url=server.endpoint_url,
+            region_name="us-east-1",
+            aws_access_key_id="k",
+            aws_secret_access_key="s",
+        )
+        url = sqs.create_queue(QueueName="q")["QueueUrl"]
+        for n in range(3):
+            sqs.send_message(QueueUrl=url, MessageBody=str(n))
+        assert server.runtime.journal._pending  # read off the wire: waiting
+        bodies = [call.params["MessageBody"] for call in server.calls.of("SendMessage")]
+        assert bodies == ["0", "1", "2"]
+        assert len(server.calls) == 4

@@ -22,6 +22,9 @@ rejected one larger than ``REJECTED_KEPT``, is kept truncated: every long string
 ``TRUNCATED_KEPT`` characters, the entry marked ``truncated`` and its original ``size`` kept. So is
 an entry that could not fit within ``byte_limit`` whole.
 
+An ``unshared`` call (read off the wire, answered in bytes) waits to be written out with the
+next ones, a batch costing a fraction of each call alone; every read writes them out first.
+
 Reading pages through the history (``page``): each entry has a sequence number, and a page's
 ``next_token`` names the first entry of the next page, so paging stays right while calls arrive
 and old entries drop. What a test reads -- ``RecordedCall``, ``CallPage`` and the copies they
@@ -79,6 +82,8 @@ DEFAULT_LIMIT = 10_000
 DEFAULT_BYTE_LIMIT = 64 * 1024 * 1024
 #: Calls a page holds unless asked for fewer (``page``, ``GET /_sqsmock/calls``).
 PAGE_SIZE = 100
+#: Unshared calls (``record``) written out together, and the byte limit's room it takes.
+_BATCH, _DEFER_ROOM = 32, 16 * 1024 * 1024
 
 
 class JournalFullWarning(UserWarning):
@@ -112,6 +117,8 @@ class CallJournal:
         self._bounds()
         #: Each entry's stored form: a ``marshal`` string, or (rarely) a tuple of copies.
         self._entries: deque[Stored] = deque()
+        #: Unshared calls' fields, not written out yet: every read writes them out first.
+        self._pending: deque[tuple[Any, ...]] = deque()
         self._lock = threading.Lock()
         self._bytes = 0
         self._seq = 0
@@ -138,6 +145,7 @@ class CallJournal:
 
     @recording.setter
     def recording(self, value: bool) -> None:
+        self._fold()
         self._switched_on = bool(value)
         self._bounds()
 
@@ -149,6 +157,7 @@ class CallJournal:
 
     @limit.setter
     def limit(self, value: int | None) -> None:
+        self._fold()
         self._limit = _check_limit("journal_limit", value)
         self._bounds()
 
@@ -160,12 +169,14 @@ class CallJournal:
 
     @byte_limit.setter
     def byte_limit(self, value: int | None) -> None:
+        self._fold()
         self._byte_limit = _check_limit("journal_byte_limit", value)
         self._bounds()
 
     @property
     def bytes(self) -> int:
         """The bytes the entries kept now are counted as."""
+        self._fold()
         return self._bytes
 
     def record(
@@ -177,8 +188,10 @@ class CallJournal:
         account: str,
         time: float,
         injected: bool,
+        unshared: bool = False,
     ) -> None:
-        """Keep one answered call (``result``: its ``Result``)."""
+        """Keep one answered call (``result``: its ``Result``). ``unshared``: nobody else holds
+        its parameters or answer, so they may wait to be written out with the next ones."""
         error = result.error
         fields: Any = (
             operation,
@@ -192,18 +205,46 @@ class CallJournal:
             result.request_id,
             injected,
         )
-        stored, cost = stored_form(fields, self.most_bytes)
-        entries = self._entries
-        lock = self._lock
+        if unshared:
+            pending = self._pending
+            # Once full (and warned), or while a whole batch surely fits: the warning then
+            # comes at the call that fills the journal, as it does unbatched.
+            if self._warned or (
+                len(self._entries) + len(pending) + _BATCH <= self._most
+                and self._bytes + _DEFER_ROOM <= self.most_bytes
+            ):
+                pending.append(fields)
+                if len(pending) >= _BATCH:
+                    self._write(None)
+                return
+        self._write(stored_form(fields, self.most_bytes))
+
+    def _fold(self) -> None:
+        """Write out the pending calls (before anything reads or changes the journal)."""
+        if self._pending:
+            self._write(None)
+
+    def _write(self, new: tuple[Stored, int] | None) -> None:
+        """Store the pending calls, then ``new`` (a stored form and its cost), and drop the
+        oldest entries past the limits."""
+        entries, pending, lock = self._entries, self._pending, self._lock
         lock.acquire()  # not ``with``: half the cost, on every call
         try:
-            entries.append(stored)
-            self._seq += 1
-            total = self._bytes + cost
-            if total <= self.most_bytes and len(entries) <= self._most:
+            total, added = self._bytes, 0
+            while pending:
+                stored, cost = stored_form(pending.popleft(), self.most_bytes)
+                entries.append(stored)
+                total += cost
+                added += 1
+            if new is not None:
+                entries.append(new[0])
+                total += new[1]
+                added += 1
+            self._seq += added
+            limit, byte_limit = self._most, self.most_bytes
+            if total <= byte_limit and len(entries) <= limit:
                 self._bytes = total
                 return
-            limit, byte_limit = self._most, self.most_bytes
             drops = 0
             while entries and (len(entries) > limit or total > byte_limit):
                 total -= cost_of(entries.popleft())
@@ -224,18 +265,20 @@ class CallJournal:
                 "dropped from now on (calls.dropped counts them; raise journal_limit or "
                 "journal_byte_limit to keep more)",
                 JournalFullWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
 
     @property
     def dropped(self) -> int:
         """Entries dropped to stay within the limits since the last ``clear()``."""
+        self._fold()
         return self._dropped
 
     # -- reading ----------------------------------------------------------------------------
 
     def _stored(self) -> tuple[int, list[Stored]]:
         """The sequence number of the oldest entry kept, and every entry as stored."""
+        self._fold()
         with self._lock:
             stored = list(self._entries)
             return self._seq - len(stored), stored
@@ -316,12 +359,14 @@ class CallJournal:
     def clear(self) -> None:
         """Forget every entry (and the count of dropped ones)."""
         with self._lock:
+            self._pending.clear()
             self._entries.clear()
             self._bytes = 0
             self._dropped = 0
             self._warned = False
 
     def __len__(self) -> int:
+        self._fold()
         return len(self._entries)
 
     def __iter__(self) -> Iterator[RecordedCall]:
@@ -336,17 +381,18 @@ class CallJournal:
     def __getitem__(self, index: int | slice) -> RecordedCall | list[RecordedCall]:
         if isinstance(index, slice):
             return [_entry(raw) for raw in self._raw()[index]]
+        self._fold()
         with self._lock:
             stored = self._entries[index]
         return _entry(read_entry(stored))
 
     def __bool__(self) -> bool:
-        return bool(self._entries)
+        return bool(self._entries) or bool(self._pending)
 
     def __repr__(self) -> str:
         dropped = self.dropped
         more = f", {dropped} dropped" if dropped else ""
-        return f"<CallJournal {len(self._entries)} calls{more}>"
+        return f"<CallJournal {len(self)} calls{more}>"
 
 
 def _entry(raw: tuple[Any, ...]) -> RecordedCall:

@@ -225,7 +225,8 @@ def parse(
     if "QueueUrl" not in params and path.strip("/") and not path.startswith("/_sqsmock"):
         params["QueueUrl"] = path  # posted to the queue's own URL
     check_types(operation, params)
-    return Parsed(protocol, operation, params, Call(region, account, request.headers, urls))
+    caller = Call(region, account, request.headers, urls, unshared=True)  # read off the wire
+    return Parsed(protocol, operation, params, caller)
 
 
 def render(protocol: str, result: Result) -> HttpAnswer:

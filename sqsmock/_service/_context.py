@@ -21,7 +21,7 @@ class Call:
     binds the backend (``_protocol.start``) before the handler runs.
     """
 
-    __slots__ = ("account", "backend", "headers", "region", "urls")
+    __slots__ = ("account", "backend", "headers", "region", "unshared", "urls")
 
     backend: Backend
 
@@ -32,6 +32,7 @@ class Call:
         headers: Mapping[str, str] | None = None,
         urls: QueueUrls = AWS_URLS,
         backend: Backend | None = None,
+        unshared: bool = False,
     ) -> None:
         self.region = region
         self.account = account
@@ -39,6 +40,10 @@ class Call:
         self.urls = urls
         if backend is not None:
             self.backend = backend
+        #: The request's parameters and its answer are objects nobody but sqsmock holds (a
+        #: request read off the wire, an answer rendered to bytes): the call journal may keep
+        #: them as they are for a while before it writes them out.
+        self.unshared = unshared
 
     def url(self, queue: Queue) -> str:
         return self.urls.make(queue.region, queue.account, queue.name)
