@@ -207,8 +207,8 @@ class CallJournal:
         )
         if unshared:
             pending = self._pending
-            # Once full (and warned), or while a whole batch surely fits: the warning then
-            # comes at the call that fills the journal, as it does unbatched.
+            # Once full (and warned), or while a batch of ordinary calls fits: the warning
+            # then comes at the call that fills the journal, as it does unbatched.
             if self._warned or (
                 len(self._entries) + len(pending) + _BATCH <= self._most
                 and self._bytes + _DEFER_ROOM <= self.most_bytes
