@@ -219,9 +219,9 @@ def _samples(contenders: dict[str, Callable[[int], float]], rounds: int) -> dict
 
 
 def _paired(samples: dict[str, list[float]], ours: str, theirs: str) -> float:
-    """The median over rounds of ``ours / theirs`` measured in the same round: what a slower
-    or faster spell of a shared machine does to both of a round's figures cancels out, where
-    a ratio of two medians would divide figures from different spells."""
+    """The median over rounds of ``ours / theirs`` measured in the same round, one after the
+    other: a slower or faster spell of a shared machine that spans a round weighs on both of
+    its figures, where a ratio of two medians may divide figures from different spells."""
     return statistics.median(a / b for a, b in zip(samples[ours], samples[theirs], strict=True))
 
 

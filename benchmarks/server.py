@@ -39,6 +39,7 @@ import os
 import platform
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -279,7 +280,7 @@ def cpu(seconds: float, rounds: int, warmup: float) -> dict[str, tuple[Figures, 
                 results["sqsmock", protocol], results["bare", protocol], strict=True
             )
         ]
-        return sorted(ratios)[len(ratios) // 2]
+        return statistics.median(ratios)
 
     return {
         p: (median(results["sqsmock", p]), median(results["bare", p]), paired(p)) for p in PROTOCOLS

@@ -657,3 +657,26 @@ def test_a_server_journal_shows_every_call_at_once() -> None:
         bodies = [call.params["MessageBody"] for call in server.calls.of("SendMessage")]
         assert bodies == ["0", "1", "2"]
         assert len(server.calls) == 4
+
+
+def test_an_unshared_call_with_a_long_body_is_written_at_once() -> None:
+    from sqsmock._features.journal import PACKED_UP_TO, CallJournal
+    from sqsmock._protocol import Result
+
+    journal = CallJournal()
+    _record(journal, 0, unshared=True)
+    body = "b" * (PACKED_UP_TO + 1)
+    sent = Result("SendMessage", 200, {"MessageId": "m"}, None)
+    journal.record("SendMessage", {"MessageBody": body}, sent, "r", "a", 1.0, False, True)
+    assert not journal._pending and len(journal._entries) == 2  # the earlier one with it
+    got = Result("ReceiveMessage", 200, {"Messages": [{"Body": body}]}, None)
+    journal.record("ReceiveMessage", {}, got, "r", "a", 2.0, False, True)
+    assert not journal._pending
+    journal.record("SendMessage", {"MessageBody": "short"}, sent, "r", "a", 3.0, False, True)
+    assert len(journal._pending) == 1
+    assert [call.operation for call in journal] == [
+        "ListQueues",
+        "SendMessage",
+        "ReceiveMessage",
+        "SendMessage",
+    ]

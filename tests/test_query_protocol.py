@@ -437,6 +437,9 @@ def test_a_queue_url_is_read_as_parse_qsl_does_every_time() -> None:
         assert outcome(text) == first, text  # remembered (or refused again)
         assert len(query._QUEUE_URLS) <= query._QUEUE_URLS_KEPT
     assert "%FF" not in "".join(query._QUEUE_URLS)  # a refused escape is never kept
+    long = "%2F" * query._QUEUE_URL_LONGEST
+    assert form_pairs("QueueUrl=" + long) == [("QueueUrl", "/" * query._QUEUE_URL_LONGEST)]
+    assert long not in query._QUEUE_URLS  # decoded, but not kept
 
 
 def _outcome(decode: Callable[[list[tuple[str, str]]], Any], pairs: list[tuple[str, str]]) -> Any:

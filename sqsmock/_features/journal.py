@@ -49,8 +49,10 @@ from .journal_entries import (
     REJECTED_KEPT,
     TRUNCATED_KEPT,
     Stored,
+    check_limit,
     cost_of,
     cut,
+    long_bodied,
     measure,
     read_entry,
     stored_form,
@@ -90,12 +92,6 @@ class JournalFullWarning(UserWarning):
     """The call journal reached its limit and drops its oldest entries."""
 
 
-def _check_limit(name: str, value: object) -> int | None:
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-        raise ValueError(f"{name} must be a non-negative int or None, not {value!r}")
-    return value
-
-
 class CallJournal:
     """The calls answered so far, oldest first: iterate it, index it, ``of(operation)``,
     ``page(...)``.
@@ -107,8 +103,8 @@ class CallJournal:
     def __init__(
         self, limit: int | None = DEFAULT_LIMIT, byte_limit: int | None = DEFAULT_BYTE_LIMIT
     ) -> None:
-        self._limit = _check_limit("journal_limit", limit)
-        self._byte_limit = _check_limit("journal_byte_limit", byte_limit)
+        self._limit = check_limit("journal_limit", limit)
+        self._byte_limit = check_limit("journal_byte_limit", byte_limit)
         self._switched_on = True
         #: Whether calls are recorded now (``recording``), read on every call.
         self.keeping = False
@@ -158,7 +154,7 @@ class CallJournal:
     @limit.setter
     def limit(self, value: int | None) -> None:
         self._fold()
-        self._limit = _check_limit("journal_limit", value)
+        self._limit = check_limit("journal_limit", value)
         self._bounds()
 
     @property
@@ -170,14 +166,15 @@ class CallJournal:
     @byte_limit.setter
     def byte_limit(self, value: int | None) -> None:
         self._fold()
-        self._byte_limit = _check_limit("journal_byte_limit", value)
+        self._byte_limit = check_limit("journal_byte_limit", value)
         self._bounds()
 
     @property
     def bytes(self) -> int:
         """The bytes the entries kept now are counted as."""
         self._fold()
-        return self._bytes
+        with self._lock:  # (another thread may be writing out a batch)
+            return self._bytes
 
     def record(
         self,
@@ -205,10 +202,10 @@ class CallJournal:
             result.request_id,
             injected,
         )
-        if unshared:
+        if unshared and not long_bodied(operation, params, fields[2]):
             pending = self._pending
-            # Once full (and warned), or while a batch of ordinary calls fits: the warning
-            # then comes at the call that fills the journal, as it does unbatched.
+            # Once full (and warned), or while a batch fits: the warning then comes at the
+            # call that fills the journal, as it does unbatched.
             if self._warned or (
                 len(self._entries) + len(pending) + _BATCH <= self._most
                 and self._bytes + _DEFER_ROOM <= self.most_bytes
@@ -272,7 +269,8 @@ class CallJournal:
     def dropped(self) -> int:
         """Entries dropped to stay within the limits since the last ``clear()``."""
         self._fold()
-        return self._dropped
+        with self._lock:
+            return self._dropped
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -367,7 +365,8 @@ class CallJournal:
 
     def __len__(self) -> int:
         self._fold()
-        return len(self._entries)
+        with self._lock:
+            return len(self._entries)
 
     def __iter__(self) -> Iterator[RecordedCall]:
         return iter(self._calls())
@@ -387,7 +386,7 @@ class CallJournal:
         return _entry(read_entry(stored))
 
     def __bool__(self) -> bool:
-        return bool(self._entries) or bool(self._pending)
+        return len(self) > 0
 
     def __repr__(self) -> str:
         dropped = self.dropped

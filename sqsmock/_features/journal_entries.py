@@ -21,8 +21,10 @@ __all__ = [
     "REJECTED_KEPT",
     "TRUNCATED_KEPT",
     "Stored",
+    "check_limit",
     "cost_of",
     "cut",
+    "long_bodied",
     "measure",
     "read_entry",
     "stored_form",
@@ -102,8 +104,7 @@ def stored_form(fields: tuple[Any, ...], byte_limit: int) -> tuple[Stored, int]:
     one ``marshal`` string when small, else ``_unpacked``. A call carrying a message body
     longer than ``PACKED_UP_TO`` is not written out first: its marshalled form would be longer
     still (format 2 writes every string in full)."""
-    look = _BODIES.get(fields[0])
-    if look is not None and look(fields[1], fields[2]):
+    if long_bodied(fields[0], fields[1], fields[2]):
         return _unpacked(fields, byte_limit)
     try:
         stored: Stored = marshal.dumps(fields, _MARSHAL_VERSION)
@@ -140,6 +141,19 @@ _BODIES = {
     "SendMessageBatch": _long_entry,
     "ReceiveMessage": _long_message,
 }
+
+
+def check_limit(name: str, value: object) -> int | None:
+    """A journal limit as given, if it is one (a non-negative int or None)."""
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        raise ValueError(f"{name} must be a non-negative int or None, not {value!r}")
+    return value
+
+
+def long_bodied(operation: str, params: Any, payload: Any) -> bool:
+    """Does the call carry a message body longer than ``PACKED_UP_TO``?"""
+    look = _BODIES.get(operation)
+    return look is not None and look(params, payload)
 
 
 def cost_of(stored: Stored) -> int:

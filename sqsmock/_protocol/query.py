@@ -139,17 +139,19 @@ def form_pairs(text: str) -> list[tuple[str, str]]:
 
 
 #: Queue URLs as ``_unquote`` decodes them: a client names the same few queues call after call.
+#: At most ``_QUEUE_URLS_KEPT`` of them, none longer than ``_QUEUE_URL_LONGEST`` characters.
 _QUEUE_URLS: dict[str, str] = {}
-_QUEUE_URLS_KEPT = 1024
+_QUEUE_URLS_KEPT, _QUEUE_URL_LONGEST = 1024, 512
 
 
 def _queue_url(text: str) -> str:
     known = _QUEUE_URLS.get(text)
     if known is None:
         known = _unquote(text)  # (raises for an escape that is not UTF-8: nothing kept)
-        if len(_QUEUE_URLS) >= _QUEUE_URLS_KEPT:
-            _QUEUE_URLS.clear()
-        _QUEUE_URLS[text] = known
+        if len(text) <= _QUEUE_URL_LONGEST:
+            if len(_QUEUE_URLS) >= _QUEUE_URLS_KEPT:
+                _QUEUE_URLS.clear()
+            _QUEUE_URLS[text] = known
     return known
 
 
