@@ -640,16 +640,12 @@ def test_unshared_calls_from_many_threads_are_all_kept() -> None:
 
 
 def test_a_server_journal_shows_every_call_at_once() -> None:
+    from server_support import client as server_client
+
     import sqsmock
 
     with sqsmock.serve(port=0) as server:
-        sqs = boto3.client(
-            "sqs",
-            endpoint_url=server.endpoint_url,
-            region_name="us-east-1",
-            aws_access_key_id="k",
-            aws_secret_access_key="s",
-        )
+        sqs = server_client(server.endpoint_url)
         url = sqs.create_queue(QueueName="q")["QueueUrl"]
         for n in range(3):
             sqs.send_message(QueueUrl=url, MessageBody=str(n))
