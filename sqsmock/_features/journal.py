@@ -54,6 +54,7 @@ from .journal_entries import (
     cut,
     long_bodied,
     measure,
+    packed_form,
     read_entry,
     stored_form,
 )
@@ -229,7 +230,7 @@ class CallJournal:
         try:
             total, added = self._bytes, 0
             while pending:
-                stored, cost = stored_form(pending.popleft(), self.most_bytes)
+                stored, cost = packed_form(pending.popleft(), self.most_bytes)  # no long body
                 entries.append(stored)
                 total += cost
                 added += 1

@@ -26,6 +26,7 @@ __all__ = [
     "cut",
     "long_bodied",
     "measure",
+    "packed_form",
     "read_entry",
     "stored_form",
 ]
@@ -106,6 +107,11 @@ def stored_form(fields: tuple[Any, ...], byte_limit: int) -> tuple[Stored, int]:
     still (format 2 writes every string in full)."""
     if long_bodied(fields[0], fields[1], fields[2]):
         return _unpacked(fields, byte_limit)
+    return packed_form(fields, byte_limit)
+
+
+def packed_form(fields: tuple[Any, ...], byte_limit: int) -> tuple[Stored, int]:
+    """``stored_form`` of a call known to carry no long body."""
     try:
         stored: Stored = marshal.dumps(fields, _MARSHAL_VERSION)
     except ValueError:  # a value marshal does not take
