@@ -93,8 +93,9 @@ class Redrive:
         def _wake(self) -> None: ...
 
     def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
-        # ``moved_from`` goes first in the transaction: with a queue that is its own dead-letter
-        # queue, the arrival must win over the departure of the same message id.
+        # ``moved_from`` goes first in the transaction: when a message moves into the queue it
+        # left (a move task whose destination is its source), the arrival must win over the
+        # departure of the same message id.
         """Enqueue messages moved from another queue, bypassing deduplication.
 
         ``moved_from``: the ops deleting them from their old queue, committed together with
