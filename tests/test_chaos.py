@@ -232,3 +232,21 @@ def test_the_pytest_marker_takes_delivery_settings(sqs_mock: Any, sqs_client: An
     sqs_client.send_message(QueueUrl=url, MessageBody="x")
     assert len(drain(sqs_client, url)) == 2
     assert [c.operation for c in sqs_mock.calls][:2] == ["CreateQueue", "SendMessage"]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"duplicates": float("nan")},
+        {"reorder": float("inf")},
+        {"empty_receives": True},
+        {"duplicates": 0.1, "seed": 1.5},
+        {"duplicates": 0.1, "seed": float("nan")},
+        {"duplicates": 0.1, "seed": True},
+    ],
+)
+def test_numbers_that_are_no_probability_or_seed_are_refused(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=r"probability|seed"):
+        Delivery(**bad)
+    with pytest.raises(ValueError, match=r"probability|seed"):
+        mock_sqs(delivery=bad)

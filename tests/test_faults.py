@@ -287,6 +287,71 @@ def test_bad_rules_are_refused(sqs: Any, kwargs: dict[str, Any], match: str) -> 
         sqs.faults.add(**kwargs)
 
 
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"latency": NAN}, "latency must be a number of seconds from 0 to 60"),
+        ({"latency": INF}, "latency"),
+        ({"latency": -INF}, "latency"),
+        ({"latency": 60.5}, "latency"),
+        ({"latency": 10**400}, "latency"),
+        ({"latency": "1"}, "latency"),
+        ({"latency": True}, "latency"),
+        ({"error": "InternalError", "probability": NAN}, "probability must be a number from 0"),
+        ({"error": "InternalError", "probability": True}, "probability"),
+        ({"error": "InternalError", "probability": "0.5"}, "probability"),
+        ({"error": "InternalError", "times": True}, "times must be a whole number from 1 to"),
+        ({"error": "InternalError", "times": 1.5}, "times"),
+        ({"error": "InternalError", "times": 10**10}, "times"),
+        ({"error": "InternalError", "seed": NAN}, "seed"),
+        ({"error": "InternalError", "seed": 1.5}, "seed"),
+    ],
+)
+def test_numbers_out_of_their_range_are_refused(
+    sqs: Any, kwargs: dict[str, Any], match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
+        sqs.faults.add("SendMessage", **kwargs)
+    assert not sqs.faults
+
+
+def test_entries_must_be_ids(sqs: Any) -> None:
+    for entries in ("12", [1, 2]):
+        with pytest.raises(ValueError, match="entries must be a list of batch entry Ids"):
+            sqs.faults.add("SendMessageBatch", entry_error="InternalError", entries=entries)
+    rule = sqs.faults.add(
+        "SendMessageBatch", entry_error="InternalError", entries=(i for i in ["1", "2"])
+    )
+    assert rule.entries == {"1", "2"}
+
+
+def test_the_longest_latency_is_accepted(sqs: Any) -> None:
+    rule = sqs.faults.add("ListQueues", latency=60, times=10**9, probability=1, seed=2**80)
+    before = sqs.clock.now()
+    client().list_queues()
+    assert sqs.clock.now() - before == 60 and rule.fired == 1
+
+
+@pytest.mark.parametrize(
+    "number", [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"61", b"true", b'"5"']
+)
+def test_admin_refuses_a_latency_that_is_no_finite_number_in_range(sqs: Any, number: bytes) -> None:
+    import json
+
+    from sqsmock._features import routes as admin
+
+    body = b'{"operation": "SendMessage", "latency": ' + number + b"}"
+    status, answer = admin.answer(sqs.runtime, "POST", "/_sqsmock/faults", {}, body)
+    assert status == 400
+    assert answer["error"].startswith("latency must be a number of seconds from 0 to 60")
+    _, listed = admin.answer(sqs.runtime, "GET", "/_sqsmock/faults", {}, b"")
+    assert listed == {"faults": []}
+    json.dumps(listed, allow_nan=False)
+
+
 # -- over HTTP: what a server's /_sqsmock/calls and /_sqsmock/faults answer ----------------------
 
 

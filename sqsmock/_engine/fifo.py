@@ -225,7 +225,7 @@ class FifoQueue(FifoRestore, Queue):
                         continue
                     if m.state != VISIBLE:
                         break
-                    if policy is not None and exhausted(policy, m, self._resolve):
+                    if policy is not None and exhausted(policy, m, self._resolve, self):
                         dead.append(self._take_out(m))
                         continue
                     out.append(self._deliver(m, vt, now))

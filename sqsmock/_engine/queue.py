@@ -216,7 +216,7 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
             m = pop()
             if m is None:
                 break
-            if policy is not None and exhausted(policy, m, self._resolve):
+            if policy is not None and exhausted(policy, m, self._resolve, self):
                 dead.append(self._take_out(m))
                 continue
             out.append(self._deliver(m, vt, now))

@@ -9,6 +9,10 @@ source, so no call ever holds two queue locks and a store never loses nor double
 message. Message move tasks (``move_tasks.py``) move messages back the same way, taking them
 with ``take_visible``.
 
+SQS accepts a redrive policy that names the queue itself, or closes a loop (A to B, B to A).
+A message's receive count carries on when it moves, so such a loop would move it on at every
+receive and never deliver it; ``exhausted`` keeps that from happening (docs/behaviour.md).
+
 These are the ``Redrive`` part of ``Queue``, apart from the receive, send and delete paths that
 every call runs (``queue.py``), and this module imports no queue: the queue imports it.
 """
@@ -32,12 +36,41 @@ if TYPE_CHECKING:
 __all__ = ["Redrive", "RedrivePolicy", "exhausted"]
 
 
-def exhausted(policy: RedrivePolicy, m: Message, resolve: Callable[[str], object] | None) -> bool:
-    """Would delivering ``m`` exceed ``policy``'s maxReceiveCount (and is there a dead-letter
-    queue to move it to)?"""
+def exhausted(
+    policy: RedrivePolicy,
+    m: Message,
+    resolve: Callable[[str], Redrive | None] | None,
+    here: Redrive,
+) -> bool:
+    """Would delivering ``m`` from ``here`` exceed ``policy``'s maxReceiveCount, so that it
+    moves to the dead-letter queue instead?
+
+    Not when there is no dead-letter queue, nor when it is ``here`` itself: moving a message to
+    the queue it is in would change nothing, so it stays and is delivered. And not yet when
+    ``m`` arrived ``here`` by a move and has not been handed out here since (it has no receipt
+    handle) while the dead-letter queues lead back ``here``: its receive count, carried on from
+    the queue it left, would otherwise move it on at every receive and it would go round the
+    loop without ever being delivered.
+    """
     if m.receive_count < policy.max_receive_count or resolve is None:
         return False
-    return resolve(policy.target_arn) is not None
+    target = resolve(policy.target_arn)
+    if target is None or target is here:
+        return False
+    return m.receipt is not None or not _leads_back(target, here, resolve)
+
+
+def _leads_back(start: Redrive, here: Redrive, resolve: Callable[[str], Redrive | None]) -> bool:
+    """Does the chain of dead-letter queues from ``start`` reach ``here``?"""
+    seen: set[int] = set()
+    queue: Redrive | None = start
+    while queue is not None and id(queue) not in seen:
+        if queue is here:
+            return True
+        seen.add(id(queue))
+        policy = queue.config.redrive
+        queue = resolve(policy.target_arn) if policy is not None else None
+    return False
 
 
 class Redrive:
@@ -60,8 +93,9 @@ class Redrive:
         def _wake(self) -> None: ...
 
     def accept_messages(self, messages: list[Message], moved_from: Sequence[Op] = ()) -> None:
-        # ``moved_from`` goes first in the transaction: with a queue that is its own dead-letter
-        # queue, the arrival must win over the departure of the same message id.
+        # ``moved_from`` goes first in the transaction: when a message moves into the queue it
+        # left (a move task whose destination is its source), the arrival must win over the
+        # departure of the same message id.
         """Enqueue messages moved from another queue, bypassing deduplication.
 
         ``moved_from``: the ops deleting them from their old queue, committed together with

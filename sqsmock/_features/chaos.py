@@ -53,8 +53,15 @@ class Delivery:
     def __post_init__(self) -> None:
         for name in ("duplicates", "reorder", "empty_receives"):
             value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0.0 <= value <= 1.0  # NaN too: it compares false
+            ):
                 raise ValueError(f"{name} must be a probability between 0 and 1, not {value!r}")
+        seed = self.seed
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise ValueError(f"seed must be a whole number or a string, not {seed!r}")
 
     @property
     def any(self) -> bool:

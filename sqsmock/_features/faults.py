@@ -14,6 +14,8 @@ path of every adapter (in-process hooks and the HTTP server alike).
 from __future__ import annotations
 
 import itertools
+import math
+import numbers
 import random
 import string
 import threading
@@ -25,7 +27,15 @@ from .._service import ACTIONS
 from .._service.addresses import split_queue_url
 from .journal import queue_name
 
-__all__ = ["BATCH_OPERATIONS", "RETRYABLE_ERRORS", "Fault", "Faults", "error_entry"]
+__all__ = [
+    "BATCH_OPERATIONS",
+    "MAX_LATENCY",
+    "MAX_TIMES",
+    "RETRYABLE_ERRORS",
+    "Fault",
+    "Faults",
+    "error_entry",
+]
 
 #: Errors an SDK retries by itself (5xx and throttling), the usual faults to inject.
 RETRYABLE_ERRORS = (
@@ -38,6 +48,33 @@ RETRYABLE_ERRORS = (
 BATCH_OPERATIONS = frozenset(
     {"SendMessageBatch", "DeleteMessageBatch", "ChangeMessageVisibilityBatch"}
 )
+
+#: The most latency a rule adds to a call, in seconds of mock time: botocore's default read
+#: timeout, after which an SDK would have given the call up.
+MAX_LATENCY = 60.0
+#: The most matching calls ``times`` may name.
+MAX_TIMES = 1_000_000_000
+
+
+def _number(name: str, value: object, low: float, high: float, what: str) -> float:
+    """``value`` as a float, if it is a finite number from ``low`` to ``high`` (not a bool)."""
+    number = math.nan
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:  # an int too large for a float
+            number = math.inf
+    if not (math.isfinite(number) and low <= number <= high):
+        raise ValueError(f"{name} must be {what}, not {value!r}")
+    return number
+
+
+def _checked_times(times: object) -> int | None:
+    if times is None:
+        return None
+    if not isinstance(times, int) or isinstance(times, bool) or not 1 <= times <= MAX_TIMES:
+        raise ValueError(f"times must be a whole number from 1 to {MAX_TIMES}, not {times!r}")
+    return times
 
 
 def error_entry(error: str) -> str:
@@ -196,10 +233,14 @@ class Faults:
         error code, e.g. ``"ServiceUnavailable"``, ``"InternalError"``, ``"RequestThrottled"``,
         ``"ThrottlingException"``, ``"QueueDoesNotExist"``. ``entry_error``: instead, fail
         entries of a batch call (``entries``: their Ids; None: all) with this error, running
-        the others. ``latency``: seconds the call takes on the mock's clock. ``times``: only the
-        next N matching calls; ``probability``: each matching call with this chance (``seed``
-        makes the draws repeatable). ``queue``: only calls naming this queue (name or URL).
-        ``error_params``: values for the error message's fields.
+        the others. ``latency``: seconds the call takes on the mock's clock, from 0 to
+        ``MAX_LATENCY`` (60). ``times``: only the next N matching calls (1 to ``MAX_TIMES``);
+        ``probability``: each matching call with this chance, from 0 to 1 (``seed``, a whole
+        number or a string, makes the draws repeatable). ``queue``: only calls naming this
+        queue (name or URL). ``error_params``: values for the error message's fields.
+
+        Raises ValueError for a rule it cannot keep: among others a number that is not a
+        finite one in its range (the server answers 400 with the same message).
         """
         if isinstance(operation, str):
             operations: frozenset[str] | None = frozenset({operation})
@@ -212,6 +253,9 @@ class Faults:
                 raise ValueError(f"unknown SQS operation {name!r}")
         if error is not None and entry_error is not None:
             raise ValueError("give error (the whole call) or entry_error (batch entries), not both")
+        latency = _number(
+            "latency", latency, 0.0, MAX_LATENCY, f"a number of seconds from 0 to {MAX_LATENCY:g}"
+        )
         if error is None and entry_error is None and not latency:
             raise ValueError("a fault needs error, entry_error or latency")
         if entry_error is not None and (operations is None or not operations <= BATCH_OPERATIONS):
@@ -219,12 +263,16 @@ class Faults:
             raise ValueError(f"entry_error applies to batch operations only: {names}")
         if entries is not None and entry_error is None:
             raise ValueError("entries go with entry_error")
-        if times is not None and (not isinstance(times, int) or times < 1):
-            raise ValueError(f"times must be a positive int, not {times!r}")
-        if probability is not None and not 0.0 <= probability <= 1.0:
-            raise ValueError(f"probability must be between 0 and 1, not {probability!r}")
-        if latency < 0:
-            raise ValueError(f"latency must not be negative, not {latency!r}")
+        times = _checked_times(times)
+        if probability is not None:
+            probability = _number("probability", probability, 0.0, 1.0, "a number from 0 to 1")
+        if seed is not None and (not isinstance(seed, (int, str)) or isinstance(seed, bool)):
+            raise ValueError(f"seed must be a whole number or a string, not {seed!r}")
+        ids = None if entries is None or isinstance(entries, str) else list(entries)
+        if entries is not None and (ids is None or not all(isinstance(i, str) for i in ids)):
+            raise ValueError(
+                f"entries must be a list of batch entry Ids (strings), not {entries!r}"
+            )
         fault = Fault(
             self,
             operations,
@@ -232,8 +280,8 @@ class Faults:
             error_entry(error) if error is not None else None,
             error_params or {},
             error_entry(entry_error) if entry_error is not None else None,
-            frozenset(entries) if entries is not None else None,
-            float(latency),
+            frozenset(ids) if ids is not None else None,
+            latency,
             times,
             probability,
             seed,

@@ -19,6 +19,7 @@ aiohttp's to change: it is used only with the aiohttp releases it was checked ag
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -194,10 +195,31 @@ class SqsResponse(web.StreamResponse):
 
 
 def json_answer(value: Any, status: int = 200, **headers: str) -> web.Response:
-    """A JSON document: what the admin API and LocalStack's routes answer."""
+    """A JSON document: what the admin API and LocalStack's routes answer.
+
+    Never with ``NaN`` or ``Infinity``, which are not JSON (a browser's ``JSON.parse`` refuses
+    the whole answer): a number that is not finite -- say in a call's parameters, as a client
+    sent them -- goes out as its name, a string.
+    """
+    try:
+        body = json.dumps(value, allow_nan=False)
+    except ValueError:
+        body = json.dumps(_finite(value), allow_nan=False)
     return web.Response(
         status=status,
-        body=json.dumps(value).encode("utf-8"),
+        body=body.encode("utf-8"),
         content_type="application/json",
         headers=headers or None,
     )
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every float that is not finite replaced by its name (``"NaN"``,
+    ``"Infinity"``, ``"-Infinity"``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
