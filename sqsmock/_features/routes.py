@@ -81,17 +81,41 @@ def _error(status: int, message: str) -> tuple[int, dict[str, Any]]:
     return status, {"error": message}
 
 
+def _shown(text: str, limit: int = 40) -> str:
+    """A refused value as an error message quotes it: printable, cut to ``limit`` characters."""
+    cut = "".join(c if c.isprintable() else "?" for c in text[: limit + 1])
+    return repr(cut if len(cut) <= limit else cut[:limit] + "...")
+
+
+def _number(text: str, digits: int) -> int | None:
+    """``text`` as a whole number when it is 1 to ``digits`` ASCII digits, else None (no
+    Unicode digit, sign, space or length that ``int()`` would refuse or take long on)."""
+    if not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
 def _calls_page(journal: Any, query: Mapping[str, str]) -> tuple[int, Any]:
     text = query.get("limit")
     limit = PAGE_SIZE
     if text is not None:
-        if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
-            return _error(400, f"limit must be a whole number from 1 to {MAX_PAGE}, not {text!r}")
-        limit = int(text)
+        found = _number(text, 4)
+        if found is None or not 1 <= found <= MAX_PAGE:
+            return _error(
+                400, f"limit must be a whole number from 1 to {MAX_PAGE}, not {_shown(text)}"
+            )
+        limit = found
+    token = query.get("next_token") or None
+    if token is not None and _number(token, 19) is None:
+        return _error(
+            400,
+            f"next_token must be the next_token of an earlier page (up to 19 digits), "
+            f"not {_shown(token)}",
+        )
     try:
         page = journal.page(
             limit,
-            query.get("next_token") or None,
+            token,
             operation=query.get("operation") or None,
             queue=query.get("queue") or None,
             newest=query.get("newest", "").lower() in ("1", "true"),

@@ -161,15 +161,21 @@ async def _advance(server: Served, request: BaseRequest, route: str) -> web.Stre
     expected = 'send a JSON object {"seconds": N} with N a number >= 0'
     body = await _read_json(server, request, expected)
     seconds = body.get("seconds") if isinstance(body, dict) else None
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, (int, float))
-        or not math.isfinite(seconds)
-        or seconds < 0
-    ):
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise AdminError(400, expected)
+    try:
+        step = float(seconds)  # an int past a float's range: OverflowError
+    except OverflowError:
+        raise AdminError(
+            400, "the clock cannot advance that far: it ends at 9999-12-31T23:59:59Z"
+        ) from None
+    if not math.isfinite(step) or step < 0:
         raise AdminError(400, expected)
     clock = server.runtime.clock
-    await server.runtime.run_engine(lambda: clock.advance(seconds))
+    try:
+        await server.runtime.run_engine(lambda: clock.advance(step))
+    except ValueError as error:  # past the last moment a clock can show (the clock's words)
+        raise AdminError(400, str(error)) from None
     return json_answer(_clock_state(server))
 
 

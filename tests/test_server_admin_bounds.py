@@ -1,0 +1,67 @@
+"""The admin API's answers stay bounded and its bad input gets a 400 that says what is accepted:
+peeks and journal pages come in pages (by count and by bytes), a queue's first page is built
+without building the rest, and numbers are read as ASCII digits within range."""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from server_support import admin, client
+
+import sqsmock
+from sqsmock import SqsServer
+
+
+@pytest.fixture(scope="module")
+def module_server() -> Iterator[SqsServer]:
+    with sqsmock.serve(port=0, clock="frozen") as server:
+        yield server
+
+
+@pytest.fixture
+def server(module_server: SqsServer) -> SqsServer:
+    module_server.reset()
+    return module_server
+
+
+@pytest.fixture
+def sqs(server: SqsServer) -> Any:
+    return client(server.endpoint_url)
+
+
+# -- the journal's paging parameters -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "limit=\N{SUPERSCRIPT TWO}",
+        "limit=\N{ARABIC-INDIC DIGIT FIVE}",
+        "limit=" + "1" * 5000,
+        "next_token=\N{SUPERSCRIPT TWO}",
+        "next_token=" + "1" * 5000,
+        "next_token=-1",
+    ],
+)
+def test_journal_paging_numbers_are_ascii_digits_in_range(server: SqsServer, query: str) -> None:
+    name, _, value = query.partition("=")
+    answer = admin(server.endpoint_url, "GET", f"calls?{name}={urllib.parse.quote(value)}")
+    assert answer.status == 400, answer.body[:200]
+    error = answer.json()["error"]
+    assert error.startswith(f"{name} must be")
+    assert "invalid literal" not in error and len(error) < 200
+
+
+# -- the clock -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seconds", [1e15, 10**300, 10**400, 253_402_300_800])
+def test_advancing_the_clock_past_its_end_is_a_400(server: SqsServer, seconds: float) -> None:
+    before = admin(server.endpoint_url, "GET", "clock").json()["now"]
+    answer = admin(server.endpoint_url, "POST", "clock/advance", {"seconds": seconds})
+    assert answer.status == 400, answer.body[:200]
+    assert "9999-12-31T23:59:59Z" in answer.json()["error"]
+    assert admin(server.endpoint_url, "GET", "clock").json()["now"] == before  # unchanged
