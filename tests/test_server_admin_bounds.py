@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_support import admin, client
+from server_support import ACCOUNT, REGION, admin, client
 
 import sqsmock
 from sqsmock import SqsServer
@@ -65,3 +65,39 @@ def test_advancing_the_clock_past_its_end_is_a_400(server: SqsServer, seconds: f
     assert answer.status == 400, answer.body[:200]
     assert "9999-12-31T23:59:59Z" in answer.json()["error"]
     assert admin(server.endpoint_url, "GET", "clock").json()["now"] == before  # unchanged
+
+
+# -- peeks ----------------------------------------------------------------------------------------
+
+
+def test_a_peek_answers_a_page_and_a_token_for_the_next(server: SqsServer, sqs: Any) -> None:
+    url = sqs.create_queue(QueueName="deep")["QueueUrl"]
+    for start in range(0, 150, 10):
+        entries = [{"Id": str(i), "MessageBody": str(start + i)} for i in range(10)]
+        sqs.send_message_batch(QueueUrl=url, Entries=entries)
+    route = f"queues/{REGION}/{ACCOUNT}/deep/messages"
+    first = admin(server.endpoint_url, "GET", route)
+    assert [m["body"] for m in first.json()] == [str(i) for i in range(100)]  # the default page
+    token = first.headers["x-sqsmock-next-token"]
+    rest = admin(server.endpoint_url, "GET", f"{route}?next_token={token}")
+    assert [m["body"] for m in rest.json()] == [str(i) for i in range(100, 150)]
+    assert "x-sqsmock-next-token" not in rest.headers
+    small = admin(server.endpoint_url, "GET", "messages?queue=deep&limit=3")
+    assert [m["body"] for m in small.json()] == ["0", "1", "2"]
+    after = small.headers["x-sqsmock-next-token"]
+    following = admin(server.endpoint_url, "GET", f"messages?queue=deep&limit=2&next_token={after}")
+    assert [m["body"] for m in following.json()] == ["3", "4"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["limit=0", "limit=1001", "limit=ten", "limit=\N{SUPERSCRIPT TWO}", "next_token=x"],
+)
+def test_bad_peek_paging_is_a_400(server: SqsServer, sqs: Any, query: str) -> None:
+    sqs.create_queue(QueueName="deep")
+    name, _, value = query.partition("=")
+    answer = admin(
+        server.endpoint_url, "GET", f"messages?queue=deep&{name}={urllib.parse.quote(value)}"
+    )
+    assert answer.status == 400, answer.body[:200]
+    assert answer.json()["error"].startswith(f"{name} must be")

@@ -20,10 +20,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .._regions import shown
 from .faults import Fault
 from .journal import PAGE_SIZE, RecordedCall
 
-__all__ = ["MAX_PAGE", "PREFIX", "answer", "call_json", "fault_json"]
+__all__ = ["MAX_PAGE", "PREFIX", "answer", "call_json", "fault_json", "whole_number"]
 
 PREFIX = "/_sqsmock/"
 #: The most calls one page of ``GET /_sqsmock/calls`` holds.
@@ -81,13 +82,12 @@ def _error(status: int, message: str) -> tuple[int, dict[str, Any]]:
     return status, {"error": message}
 
 
-def _shown(text: str, limit: int = 40) -> str:
-    """A refused value as an error message quotes it: printable, cut to ``limit`` characters."""
-    cut = "".join(c if c.isprintable() else "?" for c in text[: limit + 1])
-    return repr(cut if len(cut) <= limit else cut[:limit] + "...")
+def _shown(text: str) -> str:
+    """A refused value as an error message quotes it: printable, cut short."""
+    return repr(shown(text, 40))
 
 
-def _number(text: str, digits: int) -> int | None:
+def whole_number(text: str, digits: int) -> int | None:
     """``text`` as a whole number when it is 1 to ``digits`` ASCII digits, else None (no
     Unicode digit, sign, space or length that ``int()`` would refuse or take long on)."""
     if not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
@@ -99,14 +99,14 @@ def _calls_page(journal: Any, query: Mapping[str, str]) -> tuple[int, Any]:
     text = query.get("limit")
     limit = PAGE_SIZE
     if text is not None:
-        found = _number(text, 4)
+        found = whole_number(text, 4)
         if found is None or not 1 <= found <= MAX_PAGE:
             return _error(
                 400, f"limit must be a whole number from 1 to {MAX_PAGE}, not {_shown(text)}"
             )
         limit = found
     token = query.get("next_token") or None
-    if token is not None and _number(token, 19) is None:
+    if token is not None and whole_number(token, 19) is None:
         return _error(
             400,
             f"next_token must be the next_token of an earlier page (up to 19 digits), "

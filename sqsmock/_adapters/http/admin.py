@@ -25,6 +25,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
+from ..._engine import Page
 from ..._features import routes
 from ..._regions import is_region, shown
 from ..._service.addresses import QueueUrls
@@ -34,11 +35,17 @@ from . import metrics, ui
 from .exchange import expect_continue, json_answer
 from .served import Served
 
-__all__ = ["PATH", "answer"]
+__all__ = ["MAX_PEEK_PAGE", "NEXT_TOKEN", "PATH", "PEEK_PAGE", "answer"]
 
 log = logging.getLogger("sqsmock.server")
 
 PATH = "/_sqsmock/"
+#: Messages one page of a peek holds unless ``?limit=`` says (and at most); a page also stops
+#: once it holds ``PAGE_BYTES`` (1 MiB) of messages.
+PEEK_PAGE = 100
+MAX_PEEK_PAGE = 1000
+#: The header of a peek's answer that holds ``?next_token=`` for the next page.
+NEXT_TOKEN = "X-Sqsmock-Next-Token"
 _BODY_LIMIT = 64 * 1024
 #: The journal's and fault rules' routes, and the methods each takes.
 _FAILURE_METHODS = {"calls": ("GET", "DELETE"), "faults": ("GET", "POST", "DELETE")}
@@ -245,11 +252,40 @@ async def _messages(server: Served, request: BaseRequest, route: str) -> web.Str
                 f"region {shown(named)!r} is not an AWS region: regions are named like "
                 "'us-east-1' or 'eu-west-2'",
             )
+    limit, after = _peek_paging(request)
+
+    def read() -> Page:
+        found = runtime.find_queue(queue, region)
+        found.settle()
+        return found.peek_page(limit, after)
+
     try:
-        views = await runtime.run_engine(lambda: runtime.peek(queue, region))
+        page = await runtime.run_engine(read)
     except LookupError:
         raise AdminError(404, f"queue {queue!r} does not exist") from None
-    return json_answer([asdict(view) for view in views])
+    answered = json_answer([asdict(view) for view in page.views])
+    if page.next_after is not None:
+        answered.headers[NEXT_TOKEN] = str(page.next_after)
+    return answered
+
+
+def _peek_paging(request: BaseRequest) -> tuple[int, int]:
+    """A peek's ``limit`` (default ``PEEK_PAGE``, at most ``MAX_PEEK_PAGE``) and the message
+    its ``next_token`` says to start after (0: the first)."""
+    limit, token = request.query.get("limit"), request.query.get("next_token")
+    count = PEEK_PAGE if limit is None else routes.whole_number(limit, 4)
+    if count is None or not 1 <= count <= MAX_PEEK_PAGE:
+        raise AdminError(
+            400, f"limit must be a whole number from 1 to {MAX_PEEK_PAGE}, not {shown(limit)!r}"
+        )
+    after = 0 if not token else routes.whole_number(token, 19)
+    if after is None:
+        raise AdminError(
+            400,
+            f"next_token must be the {NEXT_TOKEN} header of an earlier page (up to 19 digits), "
+            f"not {shown(token)!r}",
+        )
+    return count, after
 
 
 async def _wait(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
