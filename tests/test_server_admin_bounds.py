@@ -101,3 +101,26 @@ def test_bad_peek_paging_is_a_400(server: SqsServer, sqs: Any, query: str) -> No
     )
     assert answer.status == 400, answer.body[:200]
     assert answer.json()["error"].startswith(f"{name} must be")
+
+
+# -- the journal's pages ---------------------------------------------------------------------------
+
+
+def test_a_journal_page_of_long_calls_is_bounded_by_bytes(server: SqsServer, sqs: Any) -> None:
+    url = sqs.create_queue(QueueName="long")["QueueUrl"]
+    for i in range(40):
+        sqs.send_message(QueueUrl=url, MessageBody=f"{i:02d}" + "x" * 60_000)
+    route = "calls?operation=SendMessage&limit=1000"
+    first = admin(server.endpoint_url, "GET", route)
+    assert len(first.body) < 2 * 1024 * 1024
+    page = first.json()
+    assert 10 <= len(page["calls"]) < 40
+    bodies = [c["params"]["MessageBody"][:2] for c in page["calls"]]
+    while "next_token" in page:
+        page = admin(server.endpoint_url, "GET", f"{route}&next_token={page['next_token']}").json()
+        bodies += [c["params"]["MessageBody"][:2] for c in page["calls"]]
+    assert bodies == [f"{i:02d}" for i in range(40)]  # each call once, in order
+    newest = admin(server.endpoint_url, "GET", "calls?newest=true&limit=1000")
+    assert len(newest.body) < 2 * 1024 * 1024
+    assert newest.json()["calls"][-1]["params"]["MessageBody"][:2] == "39"
+    assert "next_token" not in newest.json()
