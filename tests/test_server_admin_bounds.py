@@ -124,3 +124,49 @@ def test_a_journal_page_of_long_calls_is_bounded_by_bytes(server: SqsServer, sqs
     assert len(newest.body) < 2 * 1024 * 1024
     assert newest.json()["calls"][-1]["params"]["MessageBody"][:2] == "39"
     assert "next_token" not in newest.json()
+
+
+# -- many queues -----------------------------------------------------------------------------------
+
+
+def _loop_ticks(server: SqsServer) -> tuple[list[int], Any]:
+    """A counter the server's loop bumps on each of its turns, and a function that stops it."""
+    loop = server._loop
+    assert loop is not None
+    ticks = [0]
+    running = [True]
+
+    def tick() -> None:
+        ticks[0] += 1
+        if running[0]:
+            loop.call_soon(tick)
+
+    loop.call_soon_threadsafe(tick)
+    return ticks, lambda: running.__setitem__(0, False)
+
+
+@pytest.mark.parametrize("route", ["queues", "metrics"])
+def test_many_queues_are_read_with_the_loop_free_between_slices(
+    server: SqsServer, sqs: Any, monkeypatch: pytest.MonkeyPatch, route: str
+) -> None:
+    from sqsmock._adapters.http import slices
+    from sqsmock._engine.queue import Queue
+
+    monkeypatch.setattr(slices, "SLICE", 2)
+    for i in range(7):
+        sqs.create_queue(QueueName=f"q{i}")
+    seen: list[int] = []
+    counts = Queue.counts
+    ticks, stop = _loop_ticks(server)
+    monkeypatch.setattr(Queue, "counts", lambda self: seen.append(ticks[0]) or counts(self))
+    try:
+        answer = admin(server.endpoint_url, "GET", route)
+    finally:
+        stop()
+    assert answer.status == 200
+    if route == "queues":
+        assert [q["name"] for q in answer.json()] == [f"q{i}" for i in range(7)]
+    else:
+        assert b"sqsmock_queues 7\n" in answer.body
+    assert len(seen) == 7
+    assert len(set(seen)) == 4  # four slices, each on a turn of its own

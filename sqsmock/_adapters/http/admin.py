@@ -18,7 +18,7 @@ import datetime
 import json
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -34,6 +34,7 @@ from ..._version import __version__
 from . import metrics, ui
 from .exchange import expect_continue, json_answer
 from .served import Served
+from .slices import in_slices, sorted_queues
 
 __all__ = ["MAX_PEEK_PAGE", "NEXT_TOKEN", "PATH", "PEEK_PAGE", "answer"]
 
@@ -224,14 +225,18 @@ def _queue_state(queue: Any, urls: QueueUrls) -> dict[str, Any]:
 
 
 async def _queues(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
+    """Every queue with its counts: read and written out a slice of queues at a time
+    (``slices``), so that many queues never hold the loop at once."""
     urls = server.urls(request.headers.get("Host"))
-    backend = server.runtime.backend
+    runtime = server.runtime
+    queues = await runtime.run_engine(lambda: sorted_queues(runtime.backend))
 
-    def read() -> list[dict[str, Any]]:
-        queues = sorted(backend.queues(), key=lambda q: (q.region, q.account, q.name))
-        return [_queue_state(queue, urls) for queue in queues]
+    def render(part: Sequence[Any]) -> list[str]:
+        return [json.dumps(_queue_state(queue, urls)) for queue in part]
 
-    return json_answer(await server.runtime.run_engine(read))
+    rendered = await in_slices(runtime, queues, render)
+    body = ("[" + ",".join(rendered) + "]").encode("utf-8")
+    return web.Response(body=body, content_type="application/json")
 
 
 async def _messages(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
