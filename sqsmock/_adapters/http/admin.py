@@ -19,7 +19,6 @@ import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict
 from typing import Any
 
 from aiohttp import web
@@ -268,7 +267,7 @@ async def _messages(server: Served, request: BaseRequest, route: str) -> web.Str
         page = await runtime.run_engine(read)
     except LookupError:
         raise AdminError(404, f"queue {queue!r} does not exist") from None
-    answered = json_answer([asdict(view) for view in page.views])
+    answered = json_answer([vars(view) for view in page.views])  # (fresh copies: no asdict)
     if page.next_after is not None:
         answered.headers[NEXT_TOKEN] = str(page.next_after)
     return answered
