@@ -201,7 +201,10 @@ async def senders(port: int, seconds: float, tag: str, watched: str | None) -> t
         connection = Connection("127.0.0.1", port)
         try:
             _, answer = await connection.call("CreateQueue", {"QueueName": f"{tag}-{index}"})
-            params = {"QueueUrl": connection.value(answer, "QueueUrl"), "MessageBody": BODY}
+            params: dict[str, object] = {
+                "QueueUrl": connection.value(answer, "QueueUrl"),
+                "MessageBody": BODY,
+            }
             end = time.perf_counter() + seconds
             while time.perf_counter() < end:
                 status, _ = await connection.call("SendMessage", params)

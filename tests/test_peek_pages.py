@@ -50,7 +50,12 @@ def test_a_page_views_only_its_own_messages(monkeypatch: pytest.MonkeyPatch) -> 
     send(queue, [str(i) for i in range(20_000)])
     viewed: list[Message] = []
     real = views.view
-    monkeypatch.setattr(views, "view", lambda m, now: viewed.append(m) or real(m, now))
+
+    def counted(m: Message, now: float) -> views.MessageView:
+        viewed.append(m)
+        return real(m, now)
+
+    monkeypatch.setattr(views, "view", counted)
     first = queue.peek_page(50)
     assert [v.body for v in first.views] == [str(i) for i in range(50)]
     assert len(viewed) == 50

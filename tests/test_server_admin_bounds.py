@@ -158,7 +158,12 @@ def test_many_queues_are_read_with_the_loop_free_between_slices(
     seen: list[int] = []
     counts = Queue.counts
     ticks, stop = _loop_ticks(server)
-    monkeypatch.setattr(Queue, "counts", lambda self: seen.append(ticks[0]) or counts(self))
+
+    def counted(self: Queue) -> tuple[int, int, int]:
+        seen.append(ticks[0])
+        return counts(self)
+
+    monkeypatch.setattr(Queue, "counts", counted)
     try:
         answer = admin(server.endpoint_url, "GET", route)
     finally:
