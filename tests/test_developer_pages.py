@@ -137,3 +137,24 @@ def test_bad_paging_gets_sqs_errors(
     error = json.loads(answer.body)["ErrorResponse"]["Error"]
     assert error["Code"] == code
     assert len(error["Message"]) < 300
+
+
+def test_pages_of_a_fifo_queue_keep_held_messages_with_those_in_flight(
+    server: sqsmock.SqsServer,
+) -> None:
+    sqs = client(server.endpoint_url)
+    url = sqs.create_queue(QueueName="q.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    for n, group in enumerate(["a", "b", "a", "b", "a"]):
+        sqs.send_message(
+            QueueUrl=url,
+            MessageBody=f"{group}{n}",
+            MessageGroupId=group,
+            MessageDeduplicationId=str(n),
+        )
+    sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)  # a0 in flight: a2, a4 held
+    flags = {"ShowInvisible": "true"}
+    whole = bodies(listing(server, url, **flags))
+    assert whole == ["a0", "a2", "a4", "b1", "b3"]
+    for size in ("1", "2"):
+        assert every_page(server, url, MaxResults=size, **flags) == whole
+    assert every_page(server, url, MaxResults="1") == ["b1", "b3"]
