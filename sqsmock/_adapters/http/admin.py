@@ -4,9 +4,10 @@ Health, reset, the clock, queues, a peek at a queue's messages, Prometheus metri
 the web UI's files (``ui``), the wait for message events, the call journal and fault rules. It
 answers JSON (metrics: text) and never SQS errors. No answer that can be large is built whole:
 a peek is a page (``PEEK_PAGE`` messages unless ``?limit=`` says, at most 1 MiB of them, and
-``X-Sqsmock-Next-Token`` for the next), and the queue list is read a slice at a time. The journal's, fault rules' and wait's
-answers come from ``_features.routes``, which knows no web framework and is the same for every
-front end; this module only routes, reads bodies and checks methods.
+``X-Sqsmock-Next-Token`` for the next), and the queue list is read a slice at a time. The
+journal's, fault rules' and wait's answers come from ``_features.routes``, which knows no web
+framework and is the same for every front end; this module only routes, reads bodies and checks
+methods.
 
 Requests that change state take POST or DELETE with a JSON content type, which no web page can
 send cross-origin without a CORS preflight, and so without the server's consent
