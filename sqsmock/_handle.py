@@ -109,14 +109,21 @@ class Handle(FailureTools):
         """Drop every queue and message."""
         self.runtime.reset()
 
-    def peek(self, queue: str, *, region: str | None = None) -> list[MessageView]:
+    def peek(
+        self, queue: str, *, region: str | None = None, limit: int | None = None
+    ) -> list[MessageView]:
         """Every message of ``queue`` (URL or name), without changing anything.
 
         ``region``: where to look (default: the handle's region; a queue URL's host is ignored).
+        ``limit``: only the first ``limit`` messages (None: all), without viewing the rest.
         """
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise TypeError(f"limit is a whole number of messages or None, not {limit!r}")
+        if limit is not None and limit < 1:
+            raise ValueError(f"limit must be at least 1, not {limit}")
         runtime = self.runtime
         try:
-            return runtime.peek(queue, region)
+            return runtime.peek(queue, region, limit)
         except LookupError:
             others = self._regions_holding(queue, region or self.region)
             if not others:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from math import inf
 from typing import Any, TypeVar
 
 from . import _protocol
@@ -223,11 +224,13 @@ class Runtime:
         except SqsError:
             raise LookupError(f"queue {queue!r} does not exist in this mock") from None
 
-    def peek(self, queue: str, region: str | None = None) -> list[MessageView]:
-        """Every message of ``queue`` (URL or name), without changing anything."""
+    def peek(
+        self, queue: str, region: str | None = None, limit: int | None = None
+    ) -> list[MessageView]:
+        """Every message of ``queue`` (URL or name), or its first ``limit``, changing nothing."""
         found = self.find_queue(queue, region)
         found.settle()
-        return found.peek()
+        return found.peek() if limit is None else found.peek_page(limit, byte_limit=inf).views
 
 
 class _Plan:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -225,6 +226,35 @@ def test_peek_shows_bodies_and_changes_nothing(page: Page, sqs: Any, server: Any
     assert [(m["MessageId"], m["Attributes"]["ApproximateReceiveCount"]) for m in back] == [
         (taken["MessageId"], "2")
     ]
+
+
+def test_a_deep_queue_is_shown_a_page_at_a_time(page: Page, sqs: Any) -> None:
+    url = sqs.create_queue(QueueName="deep")["QueueUrl"]
+    for start in range(0, 250, 10):
+        entries = [{"Id": str(i), "MessageBody": str(start + i)} for i in range(10)]
+        sqs.send_message_batch(QueueUrl=url, Entries=entries)
+
+    def shown() -> list[str] | None:  # None while the list is being redrawn
+        try:
+            return page.messages()
+        except StaleElementReferenceException:
+            return None
+
+    page.wait_counts("deep", (250, 0, 0))
+    page.open_queue("deep")
+    page.wait(lambda: shown() == [str(i) for i in range(100)])  # the first page only
+    page.wait(lambda: page.find("message-count").text == "1\N{EN DASH}100 of 250")
+    assert page.find("messages-previous").get_attribute("disabled") is not None
+    page.find("messages-next").click()
+    page.wait(lambda: shown() == [str(i) for i in range(100, 200)])
+    page.wait(lambda: page.find("message-count").text == "101\N{EN DASH}200 of 250")
+    page.find("messages-next").click()
+    page.wait(lambda: shown() == [str(i) for i in range(200, 250)])
+    page.wait(lambda: page.find("messages-next").get_attribute("disabled") is not None)
+    page.find("messages-previous").click()
+    page.wait(lambda: (shown() or [""])[0] == "100")
+    peeks = [u for u in page.network() if "/deep/messages" in u]
+    assert peeks and all("limit=" not in u for u in peeks)  # the server's page of 100
 
 
 def test_send_from_the_ui_reaches_a_consumer(page: Page, server: Any) -> None:

@@ -8,7 +8,7 @@ from .clock import Clock, FrozenClock, WallClock, make_clock
 from .fifo import FifoQueue
 from .message import Message, Received
 from .queue import Queue
-from .views import MessageView
+from .views import MessageView, Page
 
 __all__ = [
     "Backend",
@@ -17,6 +17,7 @@ __all__ = [
     "FrozenClock",
     "Message",
     "MessageView",
+    "Page",
     "Queue",
     "Received",
     "WallClock",

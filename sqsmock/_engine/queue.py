@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from .._errors import SqsError
 from .._store import Op
@@ -44,7 +45,7 @@ from .redrive import Redrive, exhausted
 from .restore import Restore
 from .scheduler import Schedule
 from .tombstone import TombstoneLog
-from .views import MessageView, snapshot
+from .views import MessageView, Page, page, snapshot
 from .wakeups import Wakeups
 from .write_through import Journal
 
@@ -385,10 +386,14 @@ class Queue(Metadata, Redrive, Restore, Wakeups):
             return self.n_visible, self.n_inflight, self.n_delayed
 
     def peek(self) -> list[MessageView]:
-        """Every live message in enqueue order, as of now, without changing anything.
-
-        Events that fell due but were not applied yet are reflected in the snapshot only.
-        """
+        """Every live message in enqueue order, as of now, without changing anything (events
+        that fell due but were not applied yet are reflected in the snapshot only)."""
         with self.lock:
             now = self.clock.now()
             return snapshot(self.log, now, now - self.config.retention_period)
+
+    def peek_page(self, limit: int, after: int = 0, **options: Any) -> Page:
+        """``peek()``, a page at a time: ``views.page``'s ``limit`` messages after ``after``."""
+        with self.lock:
+            now = self.clock.now()
+            return page(self.log, now, now - self.config.retention_period, limit, after, **options)

@@ -7,8 +7,9 @@ path.
 * ``GET /_sqsmock/calls[?operation=SendMessage&queue=orders&limit=100&next_token=...]`` (or
   ``newest=true``: the last ``limit`` calls) -- the
   journal, oldest first, a page at a time (``PAGE_SIZE`` calls unless ``limit`` asks for fewer
-  or more, up to ``MAX_PAGE``), with ``dropped`` and, when more calls follow, ``next_token`` to
-  ask for the next page with; ``DELETE /_sqsmock/calls`` clears it.
+  or more, up to ``MAX_PAGE``, and no more than ``PAGE_BYTES`` of JSON: a page of long calls
+  stops early), with ``dropped`` and, when more calls follow, ``next_token`` to ask for the
+  next page with; ``DELETE /_sqsmock/calls`` clears it.
 * ``GET /_sqsmock/faults`` -- the rules in force; ``POST /_sqsmock/faults`` with a JSON object
   of ``faults.add``'s keywords adds one (answers it, 201); ``DELETE /_sqsmock/faults`` removes
   them all, ``DELETE /_sqsmock/faults/<id>`` one.
@@ -20,14 +21,21 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .._regions import shown
 from .faults import Fault
 from .journal import PAGE_SIZE, RecordedCall
 
-__all__ = ["MAX_PAGE", "PREFIX", "answer", "call_json", "fault_json"]
+__all__ = ["MAX_PAGE", "PAGE_BYTES", "PREFIX", "answer", "call_json", "fault_json", "whole_number"]
 
 PREFIX = "/_sqsmock/"
 #: The most calls one page of ``GET /_sqsmock/calls`` holds.
 MAX_PAGE = 1000
+#: A page of ``GET /_sqsmock/calls`` stops once its calls hold this many bytes of JSON (it
+#: always holds one): a thousand calls near the journal's 64 KiB entry size would otherwise be
+#: one answer of over 100 MiB, built at once.
+PAGE_BYTES = 1024 * 1024
+#: Calls read from the journal at a time while a page fills.
+_CHUNK = 16
 
 _FAULT_KEYWORDS = frozenset(
     {
@@ -81,27 +89,89 @@ def _error(status: int, message: str) -> tuple[int, dict[str, Any]]:
     return status, {"error": message}
 
 
+def _shown(text: str) -> str:
+    """A refused value as an error message quotes it: printable, cut short."""
+    return repr(shown(text, 40))
+
+
+def whole_number(text: str, digits: int) -> int | None:
+    """``text`` as a whole number when it is 1 to ``digits`` ASCII digits, else None (no
+    Unicode digit, sign, space or length that ``int()`` would refuse or take long on)."""
+    if not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
 def _calls_page(journal: Any, query: Mapping[str, str]) -> tuple[int, Any]:
     text = query.get("limit")
     limit = PAGE_SIZE
     if text is not None:
-        if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
-            return _error(400, f"limit must be a whole number from 1 to {MAX_PAGE}, not {text!r}")
-        limit = int(text)
-    try:
-        page = journal.page(
-            limit,
-            query.get("next_token") or None,
-            operation=query.get("operation") or None,
-            queue=query.get("queue") or None,
-            newest=query.get("newest", "").lower() in ("1", "true"),
+        found = whole_number(text, 4)
+        if found is None or not 1 <= found <= MAX_PAGE:
+            return _error(
+                400, f"limit must be a whole number from 1 to {MAX_PAGE}, not {_shown(text)}"
+            )
+        limit = found
+    token = query.get("next_token") or None
+    if token is not None and whole_number(token, 19) is None:
+        return _error(
+            400,
+            f"next_token must be the next_token of an earlier page (up to 19 digits), "
+            f"not {_shown(token)}",
         )
+    filters = {"operation": query.get("operation") or None, "queue": query.get("queue") or None}
+    try:
+        if query.get("newest", "").lower() in ("1", "true"):
+            if token is not None:
+                raise ValueError("newest pages have no next_token")
+            calls = _newest(journal.page(limit, newest=True, **filters).calls)
+        else:
+            calls, token = _bounded(journal, limit, token, filters)
     except ValueError as error:
         return _error(400, str(error))
-    out: dict[str, Any] = {"calls": [call_json(c) for c in page.calls], "dropped": journal.dropped}
-    if page.next_token is not None:
-        out["next_token"] = page.next_token
+    out: dict[str, Any] = {"calls": calls, "dropped": journal.dropped}
+    if token is not None:
+        out["next_token"] = token
     return 200, out
+
+
+def _cost(call: dict[str, Any]) -> int:
+    return len(json.dumps(call))
+
+
+def _bounded(
+    journal: Any, limit: int, token: str | None, filters: dict[str, Any]
+) -> tuple[list[dict[str, Any]], str | None]:
+    """Up to ``limit`` calls from ``token`` on, stopping once they hold ``PAGE_BYTES`` of JSON
+    (at least one), and the token of the call after the last one (None: none follows)."""
+    calls: list[dict[str, Any]] = []
+    size = 0
+    while len(calls) < limit and size < PAGE_BYTES:
+        start = token
+        chunk = journal.page(min(_CHUNK, limit - len(calls)), start, **filters)
+        token = chunk.next_token
+        for index, call in enumerate(chunk.calls):
+            calls.append(call_json(call))
+            size += _cost(calls[-1])
+            if size >= PAGE_BYTES and index + 1 < len(chunk.calls):  # full within the chunk
+                return calls, journal.page(index + 1, start, **filters).next_token
+        if token is None:
+            break
+    return calls, token
+
+
+def _newest(found: list[RecordedCall]) -> list[dict[str, Any]]:
+    """The newest of ``found`` (oldest first) that fit in ``PAGE_BYTES`` of JSON (at least
+    the newest one)."""
+    calls: list[dict[str, Any]] = []
+    size = 0
+    for call in reversed(found):
+        if calls and size >= PAGE_BYTES:
+            break
+        calls.append(call_json(call))
+        size += _cost(calls[-1])
+    calls.reverse()
+    return calls
 
 
 def answer(

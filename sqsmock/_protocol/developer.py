@@ -12,6 +12,10 @@ What LocalStack documents and its tests check, so tests and tools written for it
   not a queue URL: 404 ``InvalidAddress``;
 - XML by default, JSON for a JSON-protocol request; ``DELETE`` purges the queue.
 
+Unlike LocalStack's, an answer is bounded (``_service.developer``): at most 1,000 messages
+(``MaxResults`` asks for fewer) and 4 MiB of bodies, in ReceiveMessage's shape still; when more
+are left, the ``X-Sqsmock-Next-Token`` header holds the ``NextToken`` to ask for the rest with.
+
 Every queue URL form is read: sqsmock's, AWS's, ElasticMQ's and LocalStack's four strategies
 (the region from ``sqs.<region>.`` / ``<region>.queue.`` host names or the ``/queue/<region>/``
 path, else the request's credential scope, else the default).
@@ -26,15 +30,18 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .._engine import Backend
 from .._errors import SqsError
-from .._service.developer import list_messages
+from .._regions import shown
+from .._service.developer import PAGE, list_messages
 from . import Call, Result
 from . import call as run_call
 from .http import HttpRequest, _scope, parse, protocol_of
 
-__all__ = ["PATH", "DeveloperCall", "answer", "parse_developer"]
+__all__ = ["NEXT_TOKEN", "PATH", "DeveloperCall", "answer", "parse_developer"]
 
 #: Where the endpoint lives; ``PATH/<region>/<account>/<name>`` names a queue in the path.
 PATH = "/_aws/sqs/messages"
+#: The answer's header that holds the ``NextToken`` of the messages left.
+NEXT_TOKEN = "X-Sqsmock-Next-Token"
 _TRUE = ("true", "1")
 #: The address LocalStack's endpoint names when it cannot read a queue URL (its own words).
 _LOCALSTACK_ADDRESS = "https://queue.amazonaws.com/"
@@ -43,7 +50,16 @@ _LOCALSTACK_ADDRESS = "https://queue.amazonaws.com/"
 class DeveloperCall:
     """A request to the developer endpoint, understood."""
 
-    __slots__ = ("caller", "protocol", "purge", "show_delayed", "show_invisible", "url")
+    __slots__ = (
+        "caller",
+        "limit",
+        "next_token",
+        "protocol",
+        "purge",
+        "show_delayed",
+        "show_invisible",
+        "url",
+    )
 
     def __init__(
         self,
@@ -54,7 +70,11 @@ class DeveloperCall:
         show_invisible: bool = False,
         show_delayed: bool = False,
         purge: bool = False,
+        limit: int = PAGE,
+        next_token: str | None = None,
     ) -> None:
+        self.limit = limit
+        self.next_token = next_token
         self.url = url
         self.caller = caller
         self.protocol = protocol
@@ -150,7 +170,18 @@ def parse_developer(request: HttpRequest, *, region: str, account: str, urls: An
         show_invisible=values.get("ShowInvisible", "").lower() in _TRUE,
         show_delayed=values.get("ShowDelayed", "").lower() in _TRUE,
         purge=request.method == "DELETE",
+        limit=_limit(values.get("MaxResults")),
+        next_token=values.get("NextToken") or None,
     )
+
+
+def _limit(text: str | None) -> int:
+    """``MaxResults``: 1 to ``PAGE`` in ASCII digits (default ``PAGE``)."""
+    if text is None:
+        return PAGE
+    if not (0 < len(text) <= 4 and text.isascii() and text.isdigit() and 1 <= int(text) <= PAGE):
+        raise SqsError("MaxResultsOutOfRange", value=shown(text))
+    return int(text)
 
 
 def as_json_document(xml: bytes) -> bytes:
@@ -178,20 +209,23 @@ def as_json_document(xml: bytes) -> bytes:
     return json.dumps({root.tag.split("}", 1)[-1]: convert(root)}).encode("utf-8")
 
 
-def answer(backend: Backend, call: DeveloperCall) -> Result:
+def answer(backend: Backend, call: DeveloperCall) -> tuple[Result, str | None]:
     """List (or, for DELETE, purge) the queue's messages; the result renders as
-    ReceiveMessage's (PurgeQueue's) answer."""
+    ReceiveMessage's (PurgeQueue's) answer. With it, the ``NextToken`` of the messages left
+    (None: none is)."""
     context = call.caller
     if call.purge:
-        return run_call(backend, "PurgeQueue", {"QueueUrl": call.url}, context)
+        return run_call(backend, "PurgeQueue", {"QueueUrl": call.url}, context), None
     context.backend = backend
     try:
-        payload = list_messages(
+        payload, token = list_messages(
             context,
             call.url,
             show_invisible=call.show_invisible,
             show_delayed=call.show_delayed,
+            limit=call.limit,
+            next_token=call.next_token,
         )
     except SqsError as error:
-        return Result.of_error("ReceiveMessage", error)
-    return Result("ReceiveMessage", 200, payload, None)
+        return Result.of_error("ReceiveMessage", error), None
+    return Result("ReceiveMessage", 200, payload, None), token

@@ -8,45 +8,87 @@ and FIFO groups stay as they were. In-flight messages (and, on FIFO queues, the 
 back behind them in their group) are shown with ``ShowInvisible``, delayed ones with
 ``ShowDelayed``; each then carries ``IsVisible`` / ``IsDelayed``. Order: in-flight first, then
 visible, then delayed, each in the queue's order -- as LocalStack lists them.
+
+LocalStack lists every message at once; on a deep queue that is one answer of any size, built
+while other clients wait, so here an answer lists at most ``PAGE`` messages (``MaxResults``
+asks for fewer) and stops once their bodies hold ``PAGE_BYTES``, with a token for the rest:
+``NextToken`` names the part and the last message listed, so it stays right while the queue
+changes (a message that moves between parts meanwhile may be listed twice or not at all).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from .._engine.message import DELAYED, INFLIGHT, VISIBLE
+from .._engine.views import HELD
+from .._errors import SqsError
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_body
 from ._registry import Response
 
-__all__ = ["RECEIPT_HANDLE", "list_messages"]
+__all__ = ["PAGE", "PAGE_BYTES", "RECEIPT_HANDLE", "list_messages"]
 
 #: The receipt handle of every listed message: it deletes nothing.
 RECEIPT_HANDLE = "SQS/BACKDOOR/ACCESS"
+#: Messages one answer lists unless ``MaxResults`` asks for fewer (and at most).
+PAGE = 1000
+#: An answer stops once its messages' bodies hold this many characters (it lists one at least).
+PAGE_BYTES = 4 * 1024 * 1024
+#: The listing's three parts, in LocalStack's order: in flight (and held behind them), visible,
+#: delayed -- the states each part shows.
+_PARTS = (frozenset({INFLIGHT, HELD}), frozenset({VISIBLE}), frozenset({DELAYED}))
+_TOKEN = re.compile(r"([0-2])\.([0-9]{1,19})").fullmatch
+
+
+def _start(token: str | None, parts: list[int]) -> tuple[int, int]:
+    """Where a ``NextToken`` says to go on: (part, sequence number of the last message listed)."""
+    if token is None:
+        return parts[0], 0
+    found = _TOKEN(token) if token.isascii() else None
+    if found is None or int(found[1]) not in parts:
+        raise SqsError("InvalidNextToken")
+    return int(found[1]), int(found[2])
 
 
 def list_messages(
-    call: Call, url: str, *, show_invisible: bool = False, show_delayed: bool = False
-) -> Response:
-    """ReceiveMessage's output for the messages of the queue at ``url`` (QueueDoesNotExist if
-    there is none)."""
+    call: Call,
+    url: str,
+    *,
+    show_invisible: bool = False,
+    show_delayed: bool = False,
+    limit: int = PAGE,
+    next_token: str | None = None,
+) -> tuple[Response, str | None]:
+    """ReceiveMessage's output for up to ``limit`` messages of the queue at ``url`` (and no
+    more than ``PAGE_BYTES`` of bodies), from where ``next_token`` says; and the token of the
+    rest (None: none is left). QueueDoesNotExist if there is no such queue."""
     queue = call.queue({"QueueUrl": url})
     queue.settle()
-    views = queue.peek()
-    held_groups = {v.group_id for v in views if v.state == "inflight" and v.group_id}
-    inflight, visible, delayed = [], [], []
-    for v in views:
-        if v.state == "delayed":
-            delayed.append((v, False))
-        elif v.state == "inflight" or (v.group_id is not None and v.group_id in held_groups):
-            inflight.append((v, False))
-        else:
-            visible.append((v, True))
-    shown = (inflight if show_invisible else []) + visible + (delayed if show_delayed else [])
+    parts = [i for i, on in enumerate((show_invisible, True, show_delayed)) if on]
+    part, after = _start(next_token, parts)
+    listed: list[tuple[Any, int]] = []
+    size, token = 0, None
+    for index in parts[parts.index(part) :]:
+        if index != part:
+            after = 0
+        if len(listed) >= limit or size >= PAGE_BYTES:  # full: the next part from its start
+            token = f"{index}.{after}"
+            break
+        page = queue.peek_page(
+            limit - len(listed), after, byte_limit=PAGE_BYTES - size, states=_PARTS[index]
+        )
+        listed += [(v, index) for v in page.views]
+        size += sum(len(v.body) for v in page.views)
+        if page.next_after is not None:
+            token = f"{index}.{page.next_after}"
+            break
     messages = []
-    for v, is_visible in shown:
+    for v, index in listed:
         attributes = dict(v.attributes)
         if show_invisible:
-            attributes["IsVisible"] = "true" if is_visible else "false"
+            attributes["IsVisible"] = "true" if index == 1 else "false"
         if show_delayed:
             attributes["IsDelayed"] = "true" if v.state == "delayed" else "false"
         message: dict[str, Any] = {
@@ -60,4 +102,4 @@ def list_messages(
             message["MessageAttributes"] = v.message_attributes
             message["MD5OfMessageAttributes"] = md5_of_attributes(v.message_attributes)
         messages.append(message)
-    return {"Messages": messages}
+    return {"Messages": messages}, token

@@ -2,9 +2,12 @@
 
 Health, reset, the clock, queues, a peek at a queue's messages, Prometheus metrics (``metrics``),
 the web UI's files (``ui``), the wait for message events, the call journal and fault rules. It
-answers JSON (metrics: text) and never SQS errors. The journal's, fault rules' and wait's
-answers come from ``_features.routes``, which knows no web framework and is the same for every
-front end; this module only routes, reads bodies and checks methods.
+answers JSON (metrics: text) and never SQS errors. No answer that can be large is built whole:
+a peek is a page (``PEEK_PAGE`` messages unless ``?limit=`` says, at most 1 MiB of them, and
+``X-Sqsmock-Next-Token`` for the next), and the queue list is read a slice at a time. The
+journal's, fault rules' and wait's answers come from ``_features.routes``, which knows no web
+framework and is the same for every front end; this module only routes, reads bodies and checks
+methods.
 
 Requests that change state take POST or DELETE with a JSON content type, which no web page can
 send cross-origin without a CORS preflight, and so without the server's consent
@@ -18,13 +21,13 @@ import datetime
 import json
 import logging
 import math
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
+from ..._engine import Page
 from ..._features import routes
 from ..._regions import is_region, shown
 from ..._service.addresses import QueueUrls
@@ -33,12 +36,19 @@ from ..._version import __version__
 from . import metrics, ui
 from .exchange import expect_continue, json_answer
 from .served import Served
+from .slices import in_slices, sorted_queues
 
-__all__ = ["PATH", "answer"]
+__all__ = ["MAX_PEEK_PAGE", "NEXT_TOKEN", "PATH", "PEEK_PAGE", "answer"]
 
 log = logging.getLogger("sqsmock.server")
 
 PATH = "/_sqsmock/"
+#: Messages one page of a peek holds unless ``?limit=`` says (and at most); a page also stops
+#: once it holds ``PAGE_BYTES`` (1 MiB) of messages.
+PEEK_PAGE = 100
+MAX_PEEK_PAGE = 1000
+#: The header of a peek's answer that holds ``?next_token=`` for the next page.
+NEXT_TOKEN = "X-Sqsmock-Next-Token"
 _BODY_LIMIT = 64 * 1024
 #: The journal's and fault rules' routes, and the methods each takes.
 _FAILURE_METHODS = {"calls": ("GET", "DELETE"), "faults": ("GET", "POST", "DELETE")}
@@ -161,15 +171,21 @@ async def _advance(server: Served, request: BaseRequest, route: str) -> web.Stre
     expected = 'send a JSON object {"seconds": N} with N a number >= 0'
     body = await _read_json(server, request, expected)
     seconds = body.get("seconds") if isinstance(body, dict) else None
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, (int, float))
-        or not math.isfinite(seconds)
-        or seconds < 0
-    ):
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise AdminError(400, expected)
+    try:
+        step = float(seconds)  # an int past a float's range: OverflowError
+    except OverflowError:
+        raise AdminError(
+            400, "the clock cannot advance that far: it ends at 9999-12-31T23:59:59Z"
+        ) from None
+    if not math.isfinite(step) or step < 0:
         raise AdminError(400, expected)
     clock = server.runtime.clock
-    await server.runtime.run_engine(lambda: clock.advance(seconds))
+    try:
+        await server.runtime.run_engine(lambda: clock.advance(step))
+    except ValueError as error:  # past the last moment a clock can show (the clock's words)
+        raise AdminError(400, str(error)) from None
     return json_answer(_clock_state(server))
 
 
@@ -211,14 +227,18 @@ def _queue_state(queue: Any, urls: QueueUrls) -> dict[str, Any]:
 
 
 async def _queues(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
+    """Every queue with its counts: read and written out a slice of queues at a time
+    (``slices``), so that many queues never hold the loop at once."""
     urls = server.urls(request.headers.get("Host"))
-    backend = server.runtime.backend
+    runtime = server.runtime
+    queues = await runtime.run_engine(lambda: sorted_queues(runtime.backend))
 
-    def read() -> list[dict[str, Any]]:
-        queues = sorted(backend.queues(), key=lambda q: (q.region, q.account, q.name))
-        return [_queue_state(queue, urls) for queue in queues]
+    def render(part: Sequence[Any]) -> list[str]:
+        return [json.dumps(_queue_state(queue, urls)) for queue in part]
 
-    return json_answer(await server.runtime.run_engine(read))
+    rendered = await in_slices(runtime, queues, render)
+    body = ("[" + ",".join(rendered) + "]").encode("utf-8")
+    return web.Response(body=body, content_type="application/json")
 
 
 async def _messages(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:
@@ -239,11 +259,40 @@ async def _messages(server: Served, request: BaseRequest, route: str) -> web.Str
                 f"region {shown(named)!r} is not an AWS region: regions are named like "
                 "'us-east-1' or 'eu-west-2'",
             )
+    limit, after = _peek_paging(request)
+
+    def read() -> Page:
+        found = runtime.find_queue(queue, region)
+        found.settle()
+        return found.peek_page(limit, after)
+
     try:
-        views = await runtime.run_engine(lambda: runtime.peek(queue, region))
+        page = await runtime.run_engine(read)
     except LookupError:
         raise AdminError(404, f"queue {queue!r} does not exist") from None
-    return json_answer([asdict(view) for view in views])
+    answered = json_answer([vars(view) for view in page.views])  # (fresh copies: no asdict)
+    if page.next_after is not None:
+        answered.headers[NEXT_TOKEN] = str(page.next_after)
+    return answered
+
+
+def _peek_paging(request: BaseRequest) -> tuple[int, int]:
+    """A peek's ``limit`` (default ``PEEK_PAGE``, at most ``MAX_PEEK_PAGE``) and the message
+    its ``next_token`` says to start after (0: the first)."""
+    limit, token = request.query.get("limit"), request.query.get("next_token")
+    count = PEEK_PAGE if limit is None else routes.whole_number(limit, 4)
+    if count is None or not 1 <= count <= MAX_PEEK_PAGE:
+        raise AdminError(
+            400, f"limit must be a whole number from 1 to {MAX_PEEK_PAGE}, not {shown(limit)!r}"
+        )
+    after = 0 if not token else routes.whole_number(token, 19)
+    if after is None:
+        raise AdminError(
+            400,
+            f"next_token must be the {NEXT_TOKEN} header of an earlier page (up to 19 digits), "
+            f"not {shown(token)!r}",
+        )
+    return count, after
 
 
 async def _wait(server: Served, request: BaseRequest, route: str) -> web.StreamResponse:

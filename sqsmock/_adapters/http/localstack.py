@@ -3,9 +3,11 @@
 ``/_localstack/health`` is what Testcontainers and compose health checks read;
 ``/_localstack/init`` and ``/_localstack/init/<stage>`` report the init scripts
 (``localstack_mode``, which runs them, imports no aiohttp). ``/_aws/sqs/messages`` is
-LocalStack's SQS developer endpoint -- every message of a queue without a side effect, in
-ReceiveMessage's shape -- which the protocol layer's ``developer`` module parses and answers,
-so that tests and tools written for LocalStack run unchanged; it is answered in every mode.
+LocalStack's SQS developer endpoint -- a queue's messages without a side effect, in
+ReceiveMessage's shape, a bounded page at a time (``X-Sqsmock-Next-Token`` holds the
+``NextToken`` of the rest) -- which the protocol layer's ``developer`` module parses and
+answers, so that tests and tools written for LocalStack run unchanged; it is answered in every
+mode.
 """
 
 from __future__ import annotations
@@ -50,19 +52,20 @@ async def messages(server: Served, request: BaseRequest) -> web.StreamResponse:
         if call.caller.region != runtime.region and not is_region(call.caller.region):
             raise SqsError("CredentialScopeRegion", region=shown(call.caller.region))
         backend = runtime.backend
-        result = await runtime.run_engine(lambda: developer.answer(backend, call))
+        result, token = await runtime.run_engine(lambda: developer.answer(backend, call))
         protocol = call.protocol
     except SqsError as error:
-        result = Result.of_error("ReceiveMessage", error)
+        result, token = Result.of_error("ReceiveMessage", error), None
         protocol = "json" if "x-amz-target" in request.headers else "query"
-    if protocol == "json":
-        return sqs_answer(render("json", result), request.method)
-    rendered = render("query", result)
-    if json_wanted:
+    rendered = render("json" if protocol == "json" else "query", result)
+    if token is not None:  # more messages are left: the NextToken to ask for them with
+        rendered.headers[developer.NEXT_TOKEN] = token
+    if json_wanted and protocol != "json":
         return web.Response(
             status=rendered.status,
             body=developer.as_json_document(rendered.body),
             content_type="application/json",
+            headers={developer.NEXT_TOKEN: token} if token is not None else None,
         )
     return sqs_answer(rendered, request.method)
 

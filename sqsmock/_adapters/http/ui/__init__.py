@@ -5,7 +5,9 @@ The page is three static files shipped in the package beside this module (``inde
 build step and no request to any other origin. Everything it shows comes from the admin API
 (counts, peeks, the clock, the call journal, fault rules -- none of which is an SQS call, so
 watching the page neither changes a queue nor fills the journal), and what it does goes through
-SQS itself (send, purge, a dead-letter redrive), as any client would.
+SQS itself (send, purge, a dead-letter redrive), as any client would. It reads a queue's
+messages a page at a time (the peek's default page, then the next by its token), so a page
+left open on a deep queue costs the server one page a second, not the whole queue.
 
 It is kept apart from the admin API (``admin``), which only adds ``ROUTES`` to its own routes;
 nothing of it is on the SQS request path. Every page is served with a

@@ -3,13 +3,16 @@
 // Everything shown comes from /_sqsmock/... (polled about once a second while the page is in
 // view); sending, purging and redriving are SQS calls (AWS JSON 1.0), as any client makes them.
 // Text from the server -- message bodies above all -- is only ever set with textContent.
+// The messages of the queue in view are read a page at a time (the server's default page of
+// 100, the next with the token its answer gives): a deep queue costs the server one page a
+// poll, never the whole queue. Counts come from /_sqsmock/queues.
 "use strict";
 
 (() => {
   const ADMIN = "/_sqsmock/";
   const POLL_MS = 1000;
   const CALLS_SHOWN = 50;
-  const MESSAGES_SHOWN = 200;
+  const NEXT_TOKEN = "X-Sqsmock-Next-Token"; // a peek's answer: where its next page starts
 
   const $ = (id) => document.getElementById(id);
 
@@ -91,6 +94,10 @@
     selected: null, // key of the queue in view
     rows: new Map(), // key -> <tr>
     messagesShown: "", // what the message list shows, to redraw only on change
+    pages: [], // where each page before the one in view starts: [{token, count}]
+    pageToken: null, // where the page in view starts (null: the first message)
+    nextToken: null, // where the page after it starts (null: it reaches the end)
+    pageCount: 0, // messages on the page in view
     callsShown: "",
     faultsShown: "",
     ticks: 0,
@@ -255,13 +262,30 @@
     );
   }
 
+  // One page of the queue's messages and the token of the next ({messages, next}).
+  async function peekPage(q, token) {
+    const route = ["queues", q.region, q.account, q.name].map(encodeURIComponent).join("/");
+    const query = token === null ? "" : `?next_token=${encodeURIComponent(token)}`;
+    const response = await fetch(`${ADMIN}${route}/messages${query}`, {
+      headers: { Accept: "application/json" },
+      cache: "no-store",
+    });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    }
+    return { messages: data, next: response.headers.get(NEXT_TOKEN) };
+  }
+
   async function loadMessages() {
     const q = selectedQueue();
     if (!q) return;
-    const route = ["queues", q.region, q.account, q.name].map(encodeURIComponent).join("/");
-    const messages = await admin(`${route}/messages`);
-    if (keyOf(q) !== state.selected) return; // the user moved on meanwhile
-    const shown = JSON.stringify(messages.slice(0, MESSAGES_SHOWN));
+    const token = state.pageToken;
+    const { messages, next } = await peekPage(q, token);
+    if (keyOf(q) !== state.selected || token !== state.pageToken) return; // moved on meanwhile
+    state.nextToken = next;
+    renderPaging(q, messages.length);
+    const shown = JSON.stringify(messages);
     if (shown === state.messagesShown) return renderDue();
     state.messagesShown = shown;
     const list = $("messages");
@@ -270,20 +294,43 @@
       [...list.querySelectorAll("li details[open]")].map((d) => d.closest("li").dataset.id),
     );
     list.replaceChildren(
-      ...messages.slice(0, MESSAGES_SHOWN).map((m) => {
+      ...messages.map((m) => {
         const item = messageItem(m);
         if (open.has(m.message_id)) item.querySelector("details").open = true;
         return item;
       }),
     );
+    $("no-messages").hidden = messages.length > 0 || state.pages.length > 0;
+    renderDue();
+  }
+
+  // "101–200 of 12,345" and the page buttons; the total is the queue's counts.
+  function renderPaging(q, count) {
+    const total = q.messages.visible + q.messages.inflight + q.messages.delayed;
+    const before = state.pages.reduce((sum, p) => sum + p.count, 0);
+    state.pageCount = count;
+    const paged = state.pages.length > 0 || state.nextToken !== null;
     setText(
       $("message-count"),
-      messages.length > MESSAGES_SHOWN
-        ? `first ${MESSAGES_SHOWN} of ${messages.length}`
-        : messages.length,
+      !paged ? count : count ? `${before + 1}–${before + count} of ${Math.max(total, before + count)}` : "",
     );
-    $("no-messages").hidden = messages.length > 0;
-    renderDue();
+    $("message-pages").hidden = !paged;
+    $("messages-previous").disabled = state.pages.length === 0;
+    $("messages-next").disabled = state.nextToken === null;
+  }
+
+  function turnPage(forward) {
+    if (forward && state.nextToken !== null) {
+      state.pages.push({ token: state.pageToken, count: state.pageCount || 0 });
+      state.pageToken = state.nextToken;
+    } else if (!forward && state.pages.length) {
+      state.pageToken = state.pages.pop().token;
+    } else {
+      return;
+    }
+    state.nextToken = null;
+    state.messagesShown = "";
+    refresh();
   }
 
   // "visible in 12 s" under delayed and in-flight messages, as the clock moves.
@@ -327,6 +374,10 @@
     state.selected = key;
     state.detail = null;
     state.messagesShown = "";
+    state.pages = [];
+    state.pageToken = null;
+    state.nextToken = null;
+    $("message-pages").hidden = true;
     $("messages").replaceChildren();
     $("attributes").replaceChildren();
     $("redrive").hidden = true;
@@ -531,6 +582,9 @@
         );
       }, "Redrive started");
     });
+
+    $("messages-previous").addEventListener("click", () => turnPage(false));
+    $("messages-next").addEventListener("click", () => turnPage(true));
 
     window.addEventListener("hashchange", () => select(selectedFromHash()));
     document.addEventListener("visibilitychange", () => {
