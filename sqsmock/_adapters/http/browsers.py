@@ -33,6 +33,7 @@ plain functions of header values.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable, Mapping
@@ -76,6 +77,8 @@ READ_ONLY = frozenset(
     }
 )
 _HEX = frozenset("0123456789abcdefABCDEF")
+#: The characters of an IP literal (an IPv6 zone after ``%`` aside).
+_LITERAL = _HEX | frozenset("xX.:")
 _OCTAL = frozenset("01234567")
 
 
@@ -114,8 +117,11 @@ def check_cors_origin(origin: object) -> str:
     return _origin_text(key)
 
 
+@functools.lru_cache(maxsize=_CACHE_LIMIT)
 def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
-    """``(scheme, host, port)`` of an origin (the port None when the scheme has no default)."""
+    """``(scheme, host, port)`` of an origin (the port None when the scheme has no default; an
+    IP literal host as the address it stands for). Kept for the origins last seen: a web app's
+    SDK sends one with every call."""
     try:
         parts = urlsplit(origin)
         port = parts.port
@@ -166,6 +172,8 @@ def _literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     (the URL standard) and ``inet_aton`` read it -- one to four parts, each decimal, octal
     (``0177``) or hexadecimal (``0x7f``), the last filling the bytes left -- so ``127.1`` and
     ``2130706433`` are 127.0.0.1; an IPv4-mapped IPv6 address (``::ffff:7f00:1``) is its IPv4."""
+    if not _LITERAL.issuperset(host.partition("%")[0]):  # a name (at once: no parse attempted)
+        return None
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
