@@ -37,6 +37,7 @@ UNMODELED_SHAPES = frozenset(
         "InternalFailure",
         "ServiceUnavailable",
         "SignatureDoesNotMatch",
+        "MissingAuthenticationToken",
         # LocalStack's developer endpoint, and requests for other services
         "InvalidRequest",
         "UnsupportedOperation",

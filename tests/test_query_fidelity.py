@@ -118,7 +118,10 @@ def test_queue_actions_and_get_queue_url_work_at_a_queue_url(sqs_server: SqsServ
     path = path_of(url)
     answer = query_get(sqs_server, path, Action="GetQueueUrl", QueueName="other")
     assert (answer.status, answer.find("GetQueueUrlResult/QueueUrl")) == (200, other)
-    assert query_get(sqs_server, path, Action="SendMessage", MessageBody="hi").status == 200
+    sent = call_query(
+        sqs_server.endpoint_url, [("Action", "SendMessage"), ("MessageBody", "hi")], path
+    )
+    assert sent.status == 200
     assert [view.body for view in sqs_server.peek("q")] == ["hi"]
     # The same action at the service's root is of course valid.
     assert call_query(sqs_server.endpoint_url, [("Action", "ListQueues")]).status == 200
@@ -196,8 +199,10 @@ def test_receive_message_answers_json_messages(sqs_server: SqsServer) -> None:
     assert empty["ReceiveMessageResponse"]["ReceiveMessageResult"] == {"messages": None}
     body = '{"foo": "ba\rr", "foo2": "ba&quot;r&quot;"}'
     call_json(sqs_server.endpoint_url, "SendMessage", {"QueueUrl": url, "MessageBody": body})
-    answer = query_get(
-        sqs_server, "/", JSON_ACCEPT, Action="ReceiveMessage", QueueUrl=url, VisibilityTimeout="0"
+    answer = call_query(
+        sqs_server.endpoint_url,
+        [("Action", "ReceiveMessage"), ("QueueUrl", url), ("VisibilityTimeout", "0")],
+        headers=JSON_ACCEPT,
     )
     [message] = answer.json()["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"]
     assert message["Body"] == body

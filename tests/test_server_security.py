@@ -448,14 +448,28 @@ def test_boto3_works_by_default(server: SqsServer, name: str) -> None:
     assert len(server.peek("q")) == 1
 
 
-def test_curl_style_get_query_requests_work(server: SqsServer) -> None:
-    path = "/?" + urllib.parse.urlencode({"Action": "CreateQueue", "QueueName": "q"})
-    answer = send(server, "GET", path, **{"User-Agent": "curl/8.5.0", "Accept": "*/*"})
+def test_curl_style_query_requests_work(server: SqsServer) -> None:
+    curl = {"User-Agent": "curl/8.5.0", "Accept": "*/*"}
+    created = form({"Action": "CreateQueue", "QueueName": "q"})
+    answer = send(
+        server,
+        "POST",
+        "/",
+        created,
+        **curl,
+        **{"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert answer.status == 200
     assert (
         answer.find("CreateQueueResult/QueueUrl")
         == f"{server.endpoint_url}/queue/{REGION}/{ACCOUNT}/q"
     )
+    # GET answers actions that change nothing; one that would change state says to POST it.
+    assert send(server, "GET", "/?Action=ListQueues", **curl).status == 200
+    refused = send(server, "GET", "/?" + created.decode(), **curl)
+    assert (refused.status, refused.error_code) == (403, "MissingAuthenticationToken")
+    assert "POST it instead" in (refused.find("Error/Message") or "")
+    assert queue_names(server) == ["q"]
     # a user typing the URL in the address bar: Sec-Fetch-Site none
     listed = send(server, "GET", "/?Action=ListQueues", **{"Sec-Fetch-Site": "none"})
     assert listed.status == 200

@@ -75,6 +75,17 @@ WIRE_ERRORS: dict[str, ErrorSpec] = {
         404,
         "The address {address} is not valid for this endpoint.",
     ),
+    # A GET without an AWS signature in its Authorization header (nor an X-Amz-* header) of an
+    # action that changes state: any web page can make a browser send such a GET (an <img>), so
+    # the server does not run it. SQS's answer to an unsigned request (AWS's common error).
+    "UnsignedGet": ErrorSpec(
+        "MissingAuthenticationToken",
+        "MissingAuthenticationToken",
+        403,
+        "{action} changes state: this server runs it from a GET only if the request is signed "
+        "in its Authorization header, since any web page can make a browser send an unsigned "
+        "GET. POST it instead, as the AWS SDKs and CLI do (curl -d Action={action} -d ... URL).",
+    ),
     # An sqsmock fault, never bad input: the answer says so instead of dropping the connection.
     "InternalFailure": ErrorSpec(
         "InternalFailure",

@@ -1,4 +1,4 @@
-"""Which browsers may call the server: the Host allow-list, the Origin check, CORS.
+"""Which browsers may call the server: the Host allow-list, the Origin check, CORS, and GETs.
 
 A server on 127.0.0.1 is out of other machines' reach, but not out of a web page's: any page the
 user opens may send it requests. A form or ``fetch(..., {mode: "no-cors"})`` POST, an ``<img>``
@@ -8,18 +8,32 @@ rebinding (the page's own name re-pointed at 127.0.0.1) it could read answers to
 same-origin: queues, messages, the call journal. So, before anything runs:
 
 * the ``Host`` must be an IP literal, ``localhost`` or ``*.localhost``, or a name the user
-  allowed (``--allow-host``; ``*`` for any): a rebinding page's requests carry its own name;
+  allowed (``--allow-host``; ``*`` for any): a rebinding page's requests carry its own name. An
+  IP literal is read as browsers and the C library read one (``127.1``, ``0x7f.0.0.1``,
+  ``2130706433``; ``[::ffff:127.0.0.1]`` is 127.0.0.1): no name a page could re-point looks so;
 * a request from a page -- one with an ``Origin``, or ``Sec-Fetch-Site: cross-site``/``same-site``
   -- must come from an allowed origin: the server's own (scheme, host and port of the ``Host``)
   or one given with ``--cors-origin`` (``*`` for any). Allowed origins get CORS answers (preflights
   and headers) so that the AWS SDK for JavaScript works from a local web app.
 
+Those two checks do not cover every GET: a browser sends an ``<img>`` or link GET with no
+``Origin``, and sends ``Sec-Fetch-Site`` only to a URL it deems potentially trustworthy --
+``127.0.0.1`` and ``localhost`` yes, but not ``[::ffff:127.0.0.1]``, the machine's other addresses
+or ``0.0.0.0``, which reach the same server. So a GET runs an SQS action that changes state
+(``READ_ONLY`` are those that do not) only if it is ``signed``: it carries an AWS signature in its
+``Authorization`` header or an ``X-Amz-*`` header, which no page can send to another origin
+without a preflight (and a preflight carries ``Origin``). A signature in the query string does not
+count: an ``<img>`` URL can carry one, and signatures are not verified. Every POST a browser sends
+carries ``Origin``, so the checks above cover it.
+
 Programs (SDKs outside a browser, the AWS CLI, curl) send neither ``Origin`` nor ``Sec-Fetch-*``
-and are not affected. Kept apart from aiohttp: plain functions of header values.
+and are not affected, but for an unsigned GET that would change state. Kept apart from aiohttp:
+plain functions of header values.
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable, Mapping
@@ -30,9 +44,11 @@ from ..._regions import shown
 __all__ = [
     "EXPOSED_HEADERS",
     "PREFLIGHT_METHODS",
+    "READ_ONLY",
     "Guard",
     "check_allow_host",
     "check_cors_origin",
+    "signed",
 ]
 
 #: Methods a preflight allows: SQS takes GET and POST, the admin API also DELETE.
@@ -48,6 +64,22 @@ _TOKEN = re.compile(r"[a-z0-9!#$%&'*+.^_`|~-]+")
 _SDK_HEADERS = frozenset({"authorization", "content-type"})
 _SDK_PREFIXES = ("x-amz-", "x-amzn-", "amz-sdk-")
 _CACHE_LIMIT = 256
+#: SQS actions that change nothing: answered to any GET, signed or not, as SQS answers them.
+#: (``ReceiveMessage`` is not one: it puts messages in flight and counts a receive.)
+READ_ONLY = frozenset(
+    {
+        "GetQueueAttributes",
+        "GetQueueUrl",
+        "ListDeadLetterSourceQueues",
+        "ListMessageMoveTasks",
+        "ListQueueTags",
+        "ListQueues",
+    }
+)
+_HEX = frozenset("0123456789abcdefABCDEF")
+#: The characters of an IP literal (an IPv6 zone after ``%`` aside).
+_LITERAL = _HEX | frozenset("xX.:")
+_OCTAL = frozenset("01234567")
 
 
 def check_allow_host(name: object) -> str:
@@ -85,14 +117,17 @@ def check_cors_origin(origin: object) -> str:
     return _origin_text(key)
 
 
+@functools.lru_cache(maxsize=_CACHE_LIMIT)
 def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
-    """``(scheme, host, port)`` of an origin (the port None when the scheme has no default)."""
+    """``(scheme, host, port)`` of an origin (the port None when the scheme has no default; an
+    IP literal host as the address it stands for). Kept for the origins last seen: a web app's
+    SDK sends one with every call."""
     try:
         parts = urlsplit(origin)
         port = parts.port
     except ValueError:
         return None
-    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    scheme, host = parts.scheme.lower(), _canonical((parts.hostname or "").lower())
     if (
         not _SCHEME.fullmatch(scheme)
         or not host
@@ -132,12 +167,69 @@ def _is_port(text: str) -> bool:
     return text.isdigit() and text.isascii() and len(text) <= 5
 
 
-def _is_ip(host: str) -> bool:
+def _literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address an IP literal host stands for, None for a name. IPv4 is read as browsers
+    (the URL standard) and ``inet_aton`` read it -- one to four parts, each decimal, octal
+    (``0177``) or hexadecimal (``0x7f``), the last filling the bytes left -- so ``127.1`` and
+    ``2130706433`` are 127.0.0.1; an IPv4-mapped IPv6 address (``::ffff:7f00:1``) is its IPv4."""
+    if not _LITERAL.issuperset(host.partition("%")[0]):  # a name (at once: no parse attempted)
+        return None
     try:
-        ipaddress.ip_address(host)
+        address = ipaddress.ip_address(host)
     except ValueError:
-        return False
-    return True
+        return _ipv4(host)
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def _ipv4(host: str) -> ipaddress.IPv4Address | None:
+    parts = host.split(".")
+    if len(parts) > 4:
+        return None
+    numbers = []
+    for part in parts:
+        number = _ipv4_number(part)
+        if number is None:
+            return None
+        numbers.append(number)
+    *head, last = numbers
+    if any(number > 255 for number in head) or last >= 256 ** (5 - len(parts)):
+        return None
+    for index, number in enumerate(head):
+        last += number << (24 - 8 * index)
+    return ipaddress.IPv4Address(last)
+
+
+def _ipv4_number(part: str) -> int | None:
+    """One part of an IPv4 literal: decimal, ``0``-led octal or ``0x``-led hexadecimal."""
+    if not part or len(part) > 64:
+        return None
+    if part[:2] in ("0x", "0X"):
+        digits = part[2:]
+        if not digits:
+            return 0
+        return int(digits, 16) if _HEX.issuperset(digits) else None
+    if part[0] == "0":
+        return int(part, 8) if _OCTAL.issuperset(part) else None
+    return int(part) if part.isascii() and part.isdigit() else None
+
+
+def _canonical(host: str) -> str:
+    """A host as compared: an IP literal as the address it stands for, a name as it is."""
+    address = _literal(host)
+    return host if address is None else str(address)
+
+
+def signed(headers: Mapping[str, str]) -> bool:
+    """Whether a request carries what no web page can send another origin unasked: an AWS
+    signature in ``Authorization`` (a browser adds only its own schemes, Basic and the like), or
+    an ``X-Amz-*`` header (``X-Amz-Target``, ``X-Amz-Date``...). A page's script can set either
+    only after a preflight, which the ``Origin`` check answers."""
+    authorization = headers.get("Authorization")
+    if authorization is not None and authorization.lstrip()[:3].upper() == "AWS":
+        return True
+    return any(name[:6].lower() == "x-amz-" for name in headers)
 
 
 def sdk_header(name: str) -> bool:
@@ -188,7 +280,12 @@ class Guard:
     def _decide_host(self, value: str) -> bool:
         host = _split_host(value)[0].lower()
         host = host[:-1] if host.endswith(".") else host
-        if _is_ip(host) or host == "localhost" or host.endswith(".localhost") or self.any_host:
+        if (
+            _literal(host) is not None
+            or host == "localhost"
+            or host.endswith(".localhost")
+            or self.any_host
+        ):
             return True
         if host in self.names:
             return True
@@ -216,7 +313,7 @@ class Guard:
         if not host or key[0] not in ("http", "https"):
             return False
         name, port = _split_host(host)
-        return key[1] == name.lower() and key[2] == (port or _DEFAULT_PORTS[key[0]])
+        return key[1] == _canonical(name.lower()) and key[2] == (port or _DEFAULT_PORTS[key[0]])
 
     def refusal(self, headers: Mapping[str, str]) -> str | None:
         """Why a request may not run (a plain sentence naming the option), or None."""

@@ -4,7 +4,8 @@ Nearly every request a running server sees is an SDK's SQS call: a POST of HTTP/
 path with a ``Content-Length``, nothing out of the ordinary. ``Express``, the protocol of every
 new connection, reads such a request itself -- its head checked against HTTP's grammar, more
 strictly than aiohttp's parser -- passes the guard (``browsers.Guard``) the same way, answers it
-through the same ``sqs.begin`` as aiohttp's handler, and writes the bytes that handler writes
+through the same ``sqs.begin`` as aiohttp's handler (where the rule for GETs that would change
+state is applied, whichever front end read the request), and writes the bytes that handler writes
 (``exchange.answer_bytes``). That skips the objects aiohttp builds for any request of any
 application (a request, a payload stream, a response, a writer, a task per call).
 

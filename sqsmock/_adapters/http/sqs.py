@@ -9,9 +9,10 @@ Bad input over the wire is answered with a 4xx in SQS's format for the request's
 the server goes on serving: bodies over ``BODY_LIMIT`` are refused by their ``Content-Length``
 (or as soon as a chunked body passes it) without being read whole, and a body that does not
 arrive within the server's ``read_timeout`` gets 408. Only a fault of sqsmock itself answers
-500 (``InternalFailure``). SQS runs only for GET and POST. A region named by a request (its
-credential scope, a queue URL) must be of AWS's form (``_regions``) before it reaches the
-runtime.
+500 (``InternalFailure``). SQS runs only for GET and POST, and a GET runs an action that changes
+state only if it is signed (``browsers.signed``): any web page can send an unsigned GET. A region
+named by a request (its credential scope, a queue URL) must be of AWS's form (``_regions``)
+before it reaches the runtime.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..._protocol import Result
 from ..._protocol.http import HttpAnswer, HttpRequest, Parsed, error_answer, parse, render
 from ..._protocol.query import form_pairs
 from ..._regions import is_region, shown
+from .browsers import READ_ONLY, signed
 from .exchange import expect_continue, sqs_answer
 from .served import Served
 
@@ -126,6 +128,9 @@ def begin(
             urls=server.urls(http.headers.get("Host")),
         )
         _check_regions(parsed)
+        if http.method == "GET" and parsed.operation not in READ_ONLY and not signed(http.headers):
+            log.warning("refused GET %s: unsigned, and it changes state", parsed.operation)
+            raise SqsError("UnsignedGet", action=parsed.operation)
         if runtime.blocking:
             call = partial(
                 runtime.call_async, parsed.operation, parsed.params, parsed.caller, remote=True
