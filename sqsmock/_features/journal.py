@@ -15,21 +15,22 @@ afresh, so nothing a test does to it reaches the mock.
 
 The journal is bounded twice: ``limit`` entries and ``byte_limit`` bytes (64 MiB by default),
 oldest dropped first; the first drop warns once and ``dropped`` counts them, so a test never reads
-a silently truncated history. An entry's bytes are counted as the length of its ``marshal`` string
-or, for a larger entry, the characters of its strings, plus a fixed overhead -- strings are nearly
-all of it: bodies, attribute values, receipt handles. A request larger than any SQS accepts, or a
-rejected one larger than ``REJECTED_KEPT``, is kept truncated: every long string cut to its first
-``TRUNCATED_KEPT`` characters, the entry marked ``truncated`` and its original ``size`` kept. So is
-an entry that could not fit within ``byte_limit`` whole.
+a silently truncated history. An entry's bytes are counted as what it holds in memory: its
+``marshal`` string, or a larger entry's dicts, lists and strings as CPython stores them. A
+request larger than any SQS accepts, or a rejected one larger than ``REJECTED_KEPT`` (in
+characters or in memory), is kept truncated (``journal_weights.cut``): strings cut to their first
+``TRUNCATED_KEPT`` characters, lists and dicts to their first ``ITEMS_KEPT`` items, the entry
+marked ``truncated``, its original ``size`` and the items ``omitted`` kept. So is an entry that
+could not fit within ``byte_limit`` whole.
 
 An ``unshared`` call (read off the wire, answered in bytes) waits to be written out with the
 next ones, a batch costing a fraction of each call alone; every read writes them out first.
 
 Reading pages through the history (``page``): each entry has a sequence number, and a page's
 ``next_token`` names the first entry of the next page, so paging stays right while calls arrive
-and old entries drop. What a test reads -- ``RecordedCall``, ``CallPage`` and the copies they
-hand out -- is in ``recorded_call.py``, how an entry is stored and read back (its size, its
-``marshal`` form or copies, truncation) in ``journal_entries.py`` (both still importable from here).
+and old entries drop. What a test reads (``RecordedCall``, ``CallPage``) is in ``recorded_call.py``,
+how an entry is stored and read back in ``journal_entries.py``, what it weighs and how it is cut
+in ``journal_weights.py``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from .journal_entries import (
     check_limit,
     cost_of,
     cut,
-    long_bodied,
+    deferrable,
     measure,
     packed_form,
     read_entry,
@@ -203,7 +204,7 @@ class CallJournal:
             result.request_id,
             injected,
         )
-        if unshared and not long_bodied(operation, params, fields[2]):
+        if unshared and deferrable(operation, params, fields[2]):
             pending = self._pending
             # Once full (and warned), or while a batch fits: the warning then comes at the
             # call that fills the journal, as it does unbatched.
@@ -230,7 +231,7 @@ class CallJournal:
         try:
             total, added = self._bytes, 0
             while pending:
-                stored, cost = packed_form(pending.popleft(), self.most_bytes)  # no long body
+                stored, cost = packed_form(pending.popleft(), self.most_bytes)  # deferrable
                 entries.append(stored)
                 total += cost
                 added += 1
@@ -312,12 +313,12 @@ class CallJournal:
         Raises ``ValueError`` for a limit below 1 or a token this journal did not give. If the
         calls a token names were dropped meanwhile, the page starts at the oldest kept one.
         """
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError(f"limit must be a positive int, not {limit!r}")
         if newest:
             if next_token is not None:
                 raise ValueError("newest pages have no next_token")
             return self._newest(limit, operation, queue)
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-            raise ValueError(f"limit must be a positive int, not {limit!r}")
         start = 0
         if next_token is not None:
             if not (isinstance(next_token, str) and next_token.isdigit()):
@@ -339,8 +340,6 @@ class CallJournal:
         return CallPage(calls, str(first + i) if more else None)
 
     def _newest(self, limit: int, operation: str | None, queue: str | None) -> CallPage:
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-            raise ValueError(f"limit must be a positive int, not {limit!r}")
         name = split_queue_url(queue)[2] if queue else None
         calls: list[RecordedCall] = []
         for entry in reversed(self._stored()[1]):  # decoded as the page needs them

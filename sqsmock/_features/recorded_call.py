@@ -30,7 +30,9 @@ class RecordedCall:
     (``Error.Code``), None on success -- and ``status``; ``region``, ``account``; ``time`` on the
     mock's clock when the call arrived; ``injected``: answered by fault injection; ``size``: the
     request's size in characters of its strings, as sent; ``truncated``: the request (or, for an
-    entry larger than the journal's byte limit, the answer too) is kept with long strings cut.
+    entry larger than the journal's byte limit, the answer too) is kept cut short: long strings
+    to their first characters, long lists and dicts to their first items; ``omitted``: how many
+    list items and dict entries that left out (0 when none).
     """
 
     __slots__ = (
@@ -39,6 +41,7 @@ class RecordedCall:
         "account",
         "error",
         "injected",
+        "omitted",
         "operation",
         "region",
         "request_id",
@@ -62,6 +65,7 @@ class RecordedCall:
         injected: bool,
         size: int = 0,
         truncated: bool = False,
+        omitted: int = 0,
     ) -> None:
         self.operation = operation
         self._params = params
@@ -75,6 +79,7 @@ class RecordedCall:
         self.injected = injected
         self.size = size
         self.truncated = truncated
+        self.omitted = omitted
 
     @property
     def params(self) -> dict[str, Any]:
@@ -100,6 +105,8 @@ class RecordedCall:
         queue = self.queue
         where = f" {queue}" if queue else ""
         cut = f" truncated from {self.size}" if self.truncated else ""
+        if self.omitted:
+            cut += f", {self.omitted} items omitted"
         return f"<RecordedCall {self.operation}{where} {outcome} t={self.time:.3f}{cut}>"
 
 
