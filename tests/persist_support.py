@@ -199,8 +199,12 @@ def free_port() -> int:
 class PrivateRedis:
     """A redis-server of our own, keeping its data in an append-only file under ``directory``."""
 
-    def __init__(self, directory: Path, append_only: bool = True) -> None:
+    def __init__(
+        self, directory: Path, append_only: bool = True, options: tuple[str, ...] = ()
+    ) -> None:
         self.directory = directory
+        #: More ``redis-server`` arguments (``--maxmemory-policy allkeys-lru`` ...).
+        self.options = options
         #: False: ``--appendonly no`` (nothing on disk; the server only has to outlive a pause).
         self.append_only = append_only
         self.port = free_port()
@@ -225,6 +229,7 @@ class PrivateRedis:
                 str(self.directory),
                 "--daemonize",
                 "no",
+                *self.options,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -353,3 +358,52 @@ def real_namespace(client: redis.Redis, namespace: str) -> Iterator[tuple[redis.
         keys = list(client.scan_iter(match=namespace + "*"))
         if keys:
             client.delete(*keys)
+
+
+class SlowProxy:
+    """A TCP proxy in front of a Redis server that holds every reply back ``delay`` seconds:
+    a Redis that answers, but slowly (a loaded machine, a far network). ``delay`` may change
+    at any time; ``close()`` stops it."""
+
+    def __init__(self, port: int, delay: float = 0.0) -> None:
+        self.target = port
+        self.delay = delay
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._listener.getsockname()[1])
+        self._sockets: list[socket.socket] = []
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self._sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, replies: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if replies and self.delay > 0:
+                    time.sleep(self.delay)  # the latency this proxy stands for
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        self._closed = True
+        self._listener.close()
+        for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.close()

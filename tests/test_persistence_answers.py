@@ -259,3 +259,140 @@ def test_a_retried_attempt_keeps_its_new_deadline_after_a_restart(kind: str, cli
     assert not expected[5]  # nothing handed out while the retried attempt holds a1
     assert [m[0] for m in expected[6]] == ["a1"]
     _both(kind, client, True, script)
+
+
+def _dead_letter_pair(client: Any) -> tuple[str, str, str]:
+    """A queue ``src`` whose messages go to ``dlq`` after one receive: (src url, dlq url, dlq
+    ARN)."""
+    dlq = client.create_queue(QueueName="dlq")["QueueUrl"]
+    arn = client.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    policy = f'{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"1"}}'
+    src = client.create_queue(QueueName="src", Attributes={"RedrivePolicy": policy})["QueueUrl"]
+    return src, dlq, arn
+
+
+def _tasks(client: Any, arn: str) -> list[tuple[Any, ...]]:
+    """ListMessageMoveTasks (all ten), the handle of a running task left out (a random id)."""
+    got = _answer(client.list_message_move_tasks, SourceArn=arn, MaxResults=10)
+    if isinstance(got, tuple):
+        return [got]
+    return [
+        (
+            t["Status"],
+            t["ApproximateNumberOfMessagesMoved"],
+            t["ApproximateNumberOfMessagesToMove"],
+            t.get("MaxNumberOfMessagesPerSecond"),
+            t.get("FailureReason"),
+            t["StartedTimestamp"],
+        )
+        for t in got["Results"]
+    ]
+
+
+def test_move_tasks_started_at_one_moment_are_listed_in_start_order_after_a_restart(
+    kind: str, client: Any
+) -> None:
+    """On a frozen clock six tasks start at the same moment: their start times cannot order
+    them, and Redis hands a hash's fields back in no set order. Each moves one message more
+    than the one before, so the listing shows the order; a restart must not change it."""
+    store = _store(kind)
+    with Run(store, restarting=False) as run:
+        src, _dlq, arn = _dead_letter_pair(client)
+        for n in range(6):
+            client.send_message(QueueUrl=src, MessageBody=f"m{n}")
+            client.receive_message(QueueUrl=src, MaxNumberOfMessages=10, VisibilityTimeout=0)
+            client.receive_message(QueueUrl=src, MaxNumberOfMessages=10)  # all to the dlq
+            started = client.start_message_move_task(SourceArn=arn)  # all back, at once
+            assert started["TaskHandle"]
+        before = _tasks(client, arn)
+        assert [t[:3] for t in before] == [("COMPLETED", n, n) for n in (6, 5, 4, 3, 2, 1)]
+        run.restarting = True
+        run.step()
+        assert _tasks(client, arn) == before
+        queues = client.list_queues()["QueueUrls"]
+        run.step()
+        assert client.list_queues()["QueueUrls"] == queues
+
+
+def _moves_script(seed: int, steps: int = 30) -> list[tuple[Any, ...]]:
+    """Sends and receives that dead-letter messages, move tasks started (at a rate or all at
+    once), cancelled and listed, tags, and the clock advanced -- often not at all, so tasks
+    start at one moment."""
+    rng = random.Random(seed)
+    script: list[tuple[Any, ...]] = []
+    for n in range(steps):
+        roll = rng.random()
+        if roll < 0.25:
+            script.append(("send", f"m{n}"))
+        elif roll < 0.45:
+            script.append(("receive", rng.choice([0, 0, 30])))
+        elif roll < 0.65:
+            script.append(("start", rng.choice([None, None, 1, 3])))
+        elif roll < 0.72:
+            script.append(("cancel",))
+        elif roll < 0.8:
+            script.append(("tag", rng.choice(["b", "a", "c", "z"]), f"v{n}"))
+        elif roll < 0.9:
+            script.append(("advance", rng.choice([0.5, 1, 2])))
+        else:
+            script.append(("list",))
+    return script
+
+
+def _play_moves(run: Run, client: Any, script: list[tuple[Any, ...]]) -> list[Any]:
+    src, dlq, arn = _dead_letter_pair(client)
+    answers: list[Any] = []
+    for action, *args in script:
+        run.step()
+        if action == "send":
+            answers.append(_answer(client.send_message, QueueUrl=src, MessageBody=args[0]))
+            answers[-1] = answers[-1] if isinstance(answers[-1], tuple) else "ok"
+        elif action == "receive":
+            got = _answer(
+                client.receive_message,
+                QueueUrl=src,
+                MaxNumberOfMessages=10,
+                VisibilityTimeout=args[0],
+            )
+            answers.append(got if isinstance(got, tuple) else len(got.get("Messages", [])))
+        elif action == "start":
+            extra = {} if args[0] is None else {"MaxNumberOfMessagesPerSecond": args[0]}
+            started = _answer(client.start_message_move_task, SourceArn=arn, **extra)
+            answers.append(started if isinstance(started, tuple) else "started")
+        elif action == "cancel":
+            listed = client.list_message_move_tasks(SourceArn=arn)["Results"]
+            handle = listed[0].get("TaskHandle", "") if listed else ""
+            if not handle:
+                answers.append("nothing running")
+                continue
+            cancelled = _answer(client.cancel_message_move_task, TaskHandle=handle)
+            answers.append(cancelled if isinstance(cancelled, tuple) else "cancelled")
+        elif action == "tag":
+            client.tag_queue(QueueUrl=dlq, Tags={args[0]: args[1]})
+            answers.append(client.list_queue_tags(QueueUrl=dlq).get("Tags"))
+        elif action == "advance":
+            run.advance(args[0])
+            answers.append("advanced")
+        else:
+            answers.append(_tasks(client, arn))
+    run.step()
+    answers.append(_tasks(client, arn))
+    answers.append(list(client.list_queue_tags(QueueUrl=dlq).get("Tags", {}).items()))
+    answers.append(client.list_queues()["QueueUrls"])
+    for url in (src, dlq):
+        counts = client.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+        answers.append({k: v for k, v in counts.items() if k.startswith("ApproximateNumber")})
+    return answers
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_move_task_answers_are_the_same_after_restarts(kind: str, client: Any, seed: int) -> None:
+    script = _moves_script(seed)
+    with Run(_store(kind), restarting=False) as plain:
+        expected = _play_moves(plain, client, script)
+    assert sum(1 for a in expected[:-5] if a == "started") >= 2  # the script starts tasks
+    with Run(_store(kind), restarting=True) as restarted:
+        got = _play_moves(restarted, client, script)
+    assert got == expected

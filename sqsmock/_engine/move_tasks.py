@@ -6,6 +6,11 @@ explicit destination or -- without one -- each back to the queue it was dead-let
 moment; without it, everything at once. There is no background thread: ``MoveTasks.run`` catches
 tasks up to ``clock.now()``; the backend calls it before every SQS call and whenever the clock is
 advanced, so on a frozen clock advancing the clock is what moves messages.
+
+Tasks are listed newest first, in the order they were started: ``serial`` numbers them and is
+stored with each task, so a restart reads them back in that order even when several started at
+the same moment of the clock (a frozen clock) -- their start times cannot tell them apart, and
+Redis hands a hash's fields back in no set order.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ class MoveTask:
     status: str = RUNNING
     moved: int = 0
     failure: str | None = None
+    #: The order tasks were started in (1, 2, ... per backend): ties of ``started_at`` broken.
+    serial: int = 0
 
     def record(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -88,9 +95,10 @@ _TASK_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "status": ((str,), False),
     "moved": ((int,), False),
     "failure": ((str,), True),
+    "serial": ((int,), False),
 }
-#: Fields with a default: a record may leave them out.
-_TASK_DEFAULTED = frozenset({"status", "moved"})
+#: Fields with a default: a record may leave them out (``serial``: a record of an older sqsmock).
+_TASK_DEFAULTED = frozenset({"status", "moved", "serial"})
 
 
 def _handle(task_id: str, source_arn: str) -> str:
@@ -123,6 +131,8 @@ class MoveTasks:
         self._lock = threading.RLock()
         self._by_source: dict[str, list[MoveTask]] = {}
         self._by_id: dict[str, MoveTask] = {}
+        #: The ``serial`` of the last task started (or read back).
+        self._serial = 0
         #: The tasks under way (``Backend.tick`` runs them only when there are any).
         self.active: list[MoveTask] = []
 
@@ -140,6 +150,7 @@ class MoveTasks:
                 rate=rate,
                 to_move=source.counts()[0],
                 started_at=self._now(),
+                serial=self._serial + 1,
             )
             self._save(task)
             self._add(task)
@@ -147,13 +158,16 @@ class MoveTasks:
             return task
 
     def _add(self, task: MoveTask) -> None:
+        self._serial = max(self._serial, task.serial)
         self._by_source.setdefault(task.source_arn, []).append(task)
         self._by_id[task.task_id] = task
         if task.status in (RUNNING, CANCELLING):
             self.active.append(task)
 
     def restore(self, records: dict[str, str]) -> None:
-        """Tasks from the store, oldest first; raises ValueError naming a corrupted one."""
+        """Tasks from the store, in the order they were started; raises ValueError naming a
+        corrupted one. (Records of an older sqsmock have no ``serial``: they go first, by
+        start time and then task id -- the same order at every start.)"""
         tasks = []
         for task_id, text in records.items():
             try:
@@ -163,7 +177,7 @@ class MoveTasks:
             except (ValueError, TypeError) as error:
                 raise ValueError(f"move task {task_id!r}: {error}") from None
             tasks.append(task)
-        for task in sorted(tasks, key=lambda t: t.started_at):
+        for task in sorted(tasks, key=lambda t: (t.serial, t.started_at, t.task_id)):
             self._add(task)
 
     def _save(self, task: MoveTask) -> None:

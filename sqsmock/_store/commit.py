@@ -2,15 +2,18 @@
 
 Each SQS call's writes reach Redis in one round trip before the call returns: one Lua script
 (``_COMMIT``) that applies them atomically only if (1) this activation still holds the lease,
-(2) Redis's clock has not passed the call's deadline -- the moment the client gives up waiting --
-and (3) the commit channel's last commit id is the one this activation wrote last (a commit
+(2) the namespace's schema key is still there (Redis evicted nothing: ``eviction.py``),
+(3) Redis's clock has not passed the call's deadline -- the moment the client gives up waiting --
+and (4) the commit channel's last commit id is the one this activation wrote last (a commit
 whose id is already recorded is not applied twice: a client's retry is harmless). A write that
 timed out can therefore not land later: once the deadline passed it is refused, and before that
 the caller *settles* it -- if its id is recorded it took effect (the call succeeds), otherwise
 the channel is fenced with a fresh id so the write can never apply. With fakeredis (in-process:
 nothing times out) or a server without Lua, the writes go as one command or MULTI/EXEC.
 With a plain ``redis.Redis`` client the EVALSHA goes over connections the store keeps
-(``_evalsha_direct``): redis-py's pipeline and pool would cost about as much as the round trip.
+(``direct.py``): redis-py's pipeline and pool would cost about as much as the round trip. A
+commit, with whatever settling and recovery precede it, waits for Redis no longer than the
+time-out as a whole (``deadline.py``).
 
 This is the ``Commits`` part of ``RedisStore`` (``redis_store.py``), which inherits it: every
 SQS call that changes something runs ``commit``, so it is a method of the store itself, not a
@@ -19,9 +22,7 @@ call through another object. This module imports no store: the store imports it.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import os
 import threading
 import time
 import uuid
@@ -31,7 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import Op
 from .connection import timed_out
+from .deadline import left, within
+from .direct import Direct
 from .errors import PersistenceError
+from .eviction import evicted
 from .keys import DEDUP, MESSAGE, SEQUENCE, STATE, as_text
 
 if TYPE_CHECKING:
@@ -44,6 +48,7 @@ _CHUNK = 1000
 
 _COMMIT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+if ARGV[6] == '1' and redis.call('EXISTS', KEYS[3]) == 0 then return -4 end
 local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[5]) then
   return -2
@@ -51,7 +56,7 @@ end
 local last = redis.call('HGET', KEYS[2], ARGV[2]) or ''
 if last == ARGV[4] then return 1 end
 if last ~= ARGV[3] then return -3 end
-local i = 6
+local i = 7
 while i <= #ARGV do
   local op, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
   if op == 'D' then
@@ -77,7 +82,7 @@ return 0
 """
 
 
-class Commits:
+class Commits(Direct):
     """Writing ops to Redis (``commit``), and settling writes whose outcome is unknown."""
 
     if TYPE_CHECKING:  # what this part uses of the store (``redis_store.py``)
@@ -89,7 +94,10 @@ class Commits:
         tasks_key: str
         owner_key: str
         commits_key: str
+        schema_key: str
         lease: Lease | None
+        _schema_seen: bool
+        _refused: PersistenceError | None
         scripted: bool
         late: list[list[Op]]
         on_late: Callable[[set[str]], None] | None
@@ -200,6 +208,10 @@ class Commits:
         commands = self._commands(ops)
         if not commands:
             return
+        with within(self.timeout):
+            self._commit(ops, commands, channel)
+
+    def _commit(self, ops: list[Op], commands: list[tuple[str, str, Any]], channel: str) -> None:
         self.settle()
         lease = self.lease
         if lease is not None and lease.lost:
@@ -211,11 +223,17 @@ class Commits:
                 self._problem = "a write failed"
                 raise
             return
-        keys: list[str] = [self.owner_key, self.commits_key]
+        keys: list[str] = [self.owner_key, self.commits_key, self.schema_key]
         commit_id = f"{self._id_prefix}{next(self._ids)}"
-        deadline = time.time() * 1000 + self._offset_ms + self._patience * 1000
+        wait = self._patience  # until the client gives up: the write may apply until then
+        remaining = left()
+        if remaining is not None and remaining < wait:
+            if remaining <= 0:
+                raise self._slow("a write")
+            wait = remaining
+        deadline = time.time() * 1000 + self._offset_ms + wait * 1000
         args: list[Any] = [lease.value, channel, self._last.get(channel, ""), commit_id]
-        args.append(int(deadline))
+        args += (int(deadline), "1" if self._schema_seen else "0")
         for command, key, arguments in commands:
             keys.append(key)  # a key may appear twice (DEL then HSET): KEYS may repeat
             k = len(keys)
@@ -253,14 +271,20 @@ class Commits:
         if result == -1:
             lease.lost = True
             raise self._unavailable(self.problem() or "the lease was lost")
+        if result == -4:  # the schema key is gone: evicted (or deleted) behind our back
+            self._refused = evicted(self.namespace, self.schema_key)
+            raise self._refused
         if result == -2:
-            raise PersistenceError(
-                reason=f"Redis took longer than the {self.timeout:g} s time-out to run a write "
-                f"(namespace {self.namespace!r}); it was refused"
-            )
+            raise self._slow("a write", refused=True)
         raise PersistenceError(
             reason=f"the commit channel {channel!r} of namespace {self.namespace!r} was written "
             "by someone else; the write was refused"
+        )
+
+    def _slow(self, doing: str, refused: bool = False) -> PersistenceError:
+        return PersistenceError(
+            reason=f"Redis took longer than the {self.timeout:g} s time-out to run {doing} "
+            f"(namespace {self.namespace!r})" + ("; it was refused" if refused else "")
         )
 
     def _lost(self) -> PersistenceError:
@@ -284,61 +308,6 @@ class Commits:
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    # -- the commit's own connections ----------------------------------------------------------
-
-    def _keep_connections(self) -> None:
-        """Commit over connections of the store's own (``_spares``) when the client is a plain
-        ``redis.Redis``: redis-py's pipeline and pool cost about as much as the round trip
-        itself. Any other client (a subclass, a proxy, a single-connection client) commits
-        through its ``pipeline()``, as it expects."""
-        client = self.client
-        kind = type(client)
-        plain = kind.__module__ == "redis.client" and kind.__name__ == "Redis"
-        if plain and getattr(client, "connection", None) is None:
-            self._spares = []
-            self._spares_pid = os.getpid()
-
-    def _evalsha_direct(self, keys: list[str], args: list[Any]) -> Any:
-        """One EVALSHA on a kept connection, with the client's retry policy (as redis-py runs
-        a command). A connection that failed goes back to the pool, disconnected."""
-        spares = self._spares
-        assert spares is not None
-        if self._spares_pid != os.getpid():  # forked: those sockets are the parent's
-            spares.clear()
-            self._spares_pid = os.getpid()
-        try:
-            conn = spares.pop()
-        except IndexError:
-            conn = self._pool_connection()
-
-        def run() -> Any:
-            conn.send_command("EVALSHA", self._commit_sha, len(keys), *keys, *args)
-            return conn.read_response()
-
-        try:
-            result = conn.retry.call_with_retry(run, lambda _error: conn.disconnect())
-        except BaseException:
-            conn.disconnect()  # whatever is left unread on it must not answer a later command
-            self.client.connection_pool.release(conn)
-            raise
-        spares.append(conn)
-        return result
-
-    def _pool_connection(self) -> Any:
-        pool = self.client.connection_pool
-        try:
-            return pool.get_connection()
-        except TypeError:  # redis-py before 5.3 wants a command name
-            return pool.get_connection("EVALSHA")
-
-    def _release_connections(self) -> None:
-        """Give the kept connections back to the client's pool (the store closes)."""
-        spares, self._spares = self._spares, None
-        if spares and self._spares_pid == os.getpid():
-            for conn in spares:
-                with contextlib.suppress(Exception):
-                    self.client.connection_pool.release(conn)
-
     def _commit_plain(self, commands: list[tuple[str, str, Any]]) -> None:
         """Without the script: one command or one MULTI/EXEC. A lease taken away is noticed by
         its renewal (``lease.lost``), within a third of its duration."""
@@ -361,6 +330,10 @@ class Commits:
         """Decide every commit whose outcome is unknown, before anything else reads or writes:
         applied (its ops go to ``late`` for memory to take in) or fenced (it never applies).
         Raises at once while the store is unavailable (see ``problem``)."""
+        with within(self.timeout):
+            self._settle()
+
+    def _settle(self) -> None:
         self._ready()
         if not self._pending:
             return

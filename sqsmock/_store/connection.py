@@ -3,7 +3,9 @@
 Every round trip is bounded: a client built from a URL waits ``timeout`` seconds at most and
 never retries, and the lease's renewal and the health probe use a second client of the same
 server that gives up sooner (``quick_client``), so a stopped or paused Redis fails a call in
-bounded time instead of hanging it. redis-py is imported only here, and only when needed.
+bounded time instead of hanging it. The connections of both clients also honour the deadline of
+the store's operation (``deadline.py``): one operation's round trips together wait no longer
+than the time-out. redis-py is imported only here, and only when needed.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import DEFAULT_TIMEOUT
+from .deadline import bounded
 from .errors import PersistenceError
 
 __all__ = ["connect", "quick_client", "timed_out"]
@@ -32,13 +35,16 @@ def connect(persistence: Any, timeout: float = DEFAULT_TIMEOUT) -> Any:
             raise PersistenceError(
                 reason="persistence by URL needs redis-py: pip install 'sqsmock[redis]'"
             ) from None
-        return redis.Redis.from_url(
+        client = redis.Redis.from_url(
             persistence,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry_on_timeout=False,
             retry=Retry(NoBackoff(), 0),
         )
+        pool = client.connection_pool  # no connection made yet: all of them will be bounded
+        pool.connection_class = bounded(pool.connection_class)
+        return client
     if not all(hasattr(persistence, name) for name in ("pipeline", "hgetall", "scan_iter")):
         raise TypeError(
             "persistence must be a redis.Redis (or fakeredis) client or a redis:// URL, "
@@ -68,7 +74,9 @@ def quick_client(client: Any, seconds: float) -> Any:
     kwargs["retry"] = Retry(NoBackoff(), 0)
     kwargs["retry_on_timeout"] = False
     try:
-        quick_pool = type(pool)(connection_class=pool.connection_class, max_connections=4, **kwargs)
+        quick_pool = type(pool)(
+            connection_class=bounded(pool.connection_class), max_connections=4, **kwargs
+        )
     except TypeError:  # pragma: no cover - an unusual pool
         return client
     return redis.Redis(connection_pool=quick_pool)

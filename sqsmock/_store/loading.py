@@ -16,6 +16,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from . import QueueRecord, Snapshot
+from .deadline import within
 from .errors import PersistenceError
 from .keys import (
     DEDUP,
@@ -44,6 +45,7 @@ class Loading:
     if TYPE_CHECKING:  # what this part uses of the store (``redis_store.py``)
         client: Any
         namespace: str
+        timeout: float
         queues_key: str
         deleted_key: str
         tasks_key: str
@@ -52,6 +54,7 @@ class Loading:
         commits_key: str
         lease: Lease | None
         _last: dict[str, str]
+        _schema_seen: bool
 
         def queue_key(self, qid: str) -> str: ...
         def settle(self) -> None: ...
@@ -74,6 +77,7 @@ class Loading:
         except Exception as error:
             raise self._fail("clearing the namespace", error) from error
         self._last.clear()
+        self._schema_seen = True
 
     def _scan(self) -> set[str]:
         escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self.namespace)
@@ -115,6 +119,8 @@ class Loading:
         return nested
 
     def load(self) -> Snapshot:
+        """Everything under the namespace. Each round trip waits the time-out at most, not
+        the load as a whole: a large namespace takes longer than one call's write."""
         self.settle()
         try:
             keys = self._scan()
@@ -172,6 +178,7 @@ class Loading:
             raise PersistenceError(reason=f"{self.schema_key} is missing: not an sqsmock store")
         if schema is None:
             self._write_schema()
+        self._schema_seen = True  # from now on, commits check that it is still there
         return snapshot
 
     def _migrate(self, keys: set[str], queues: dict[str, str]) -> set[str]:
@@ -216,6 +223,10 @@ class Loading:
             raise self._fail("writing the schema marker", error) from error
 
     def load_queue(self, qid: str) -> QueueRecord | None:
+        with within(self.timeout):
+            return self._load_queue(qid)
+
+    def _load_queue(self, qid: str) -> QueueRecord | None:
         self.settle()
         try:
             meta = self.client.hget(self.queues_key, qid)

@@ -25,13 +25,16 @@ import itertools
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from . import DEFAULT_NAMESPACE, DEFAULT_TIMEOUT, Op, default_namespace
 from .commit import Commits
 from .connection import connect, quick_client
+from .deadline import within
 from .errors import PersistenceError
+from .eviction import evicted, evicting, read_policy, refusal
 from .keys import SCHEMA, decode_qid, encode_qid, valid_qid
 from .lease import LEASE_SECONDS, Lease
 from .loading import Loading
@@ -141,6 +144,15 @@ class RedisStore(Commits, Loading):
         #: Connections kept for commits (None: commits go through ``client.pipeline()``).
         self._spares: list[Any] | None = None
         self._spares_pid = 0
+        #: The schema key was read or written: commits check that it is still there (a key
+        #: Redis evicted, or someone deleted, is noticed by the next write).
+        self._schema_seen = False
+        #: maxmemory-policy could not be read when the store opened (it was warned of).
+        self._policy_unknown = False
+        #: The lease was taken back and the namespace not yet checked for evicted keys.
+        self._unverified = False
+        #: How long the lease's renewal and the health probe wait for Redis.
+        self._quick_seconds = min(self._patience, self.lease_seconds / 12)
 
     def queue_key(self, qid: str) -> str:
         return f"{self.namespace}q:{encode_qid(qid)}"
@@ -155,8 +167,10 @@ class RedisStore(Commits, Loading):
 
     def open(self) -> None:
         """Take the lease, load the scripts (if Lua is there), measure Redis's clock."""
+        if not self._in_process():
+            self._check_policy()
         try:
-            quick = quick_client(self.client, min(self._patience, self.lease_seconds / 12))
+            quick = quick_client(self.client, self._quick_seconds)
             self.lease = Lease(quick, self.owner_key, self.lease_seconds, self.commits_key)
             self.lease.after_renewal = self._heal_in_background
             self.lease.acquire(self.namespace)
@@ -177,6 +191,44 @@ class RedisStore(Commits, Loading):
         except Exception as error:
             self.close()
             raise self._fail("opening the store", error) from error
+
+    def _in_process(self) -> bool:
+        """fakeredis (or a wrapper of it): in-process, nothing times out, nothing is evicted."""
+        pool = getattr(self.client, "connection_pool", None)
+        kinds = (type(self.client), getattr(pool, "connection_class", type(None)))
+        return any(kind.__module__.split(".")[0] == "fakeredis" for kind in kinds)
+
+    def _check_policy(self) -> None:
+        """Refuse a Redis whose ``maxmemory-policy`` evicts any key (``eviction.py``); warn
+        when it cannot be read."""
+        try:
+            policy = read_policy(self.client)
+        except Exception as error:
+            raise self._fail("reading maxmemory-policy", error) from error
+        if policy is None:
+            warnings.warn(
+                f"sqsmock cannot read Redis's maxmemory-policy (CONFIG and INFO are disabled "
+                f"or renamed; namespace {self.namespace!r}): if it evicts keys (allkeys-*), "
+                "acknowledged messages can be lost -- make sure it is `maxmemory-policy "
+                "noeviction`",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+            self._policy_unknown = True
+        elif evicting(policy):
+            raise refusal(policy, self.namespace)
+
+    def _recheck_policy(self, client: Any) -> None:
+        """``CONFIG SET`` can make Redis evict at run time: refuse every call from then on."""
+        if self._refused is not None or self._policy_unknown or self._in_process():
+            return
+        try:
+            policy = read_policy(client)
+        except Exception:  # Redis away: the lease's renewal reports that
+            return
+        if evicting(policy):
+            assert policy is not None
+            self._refused = refusal(policy, self.namespace, running=True)
 
     def close(self) -> None:
         self._release_connections()
@@ -211,8 +263,12 @@ class RedisStore(Commits, Loading):
     def _heal_in_background(self) -> None:
         """From the lease's thread: once Redis answers again, recover (and settle what is
         pending) without waiting for a call, so health says ok as soon as it is."""
+        lease = self.lease
+        if lease is not None:
+            self._recheck_policy(lease.client)
         if self._refused is None and self.problem() is not None:
-            self.settle()
+            with within(self.lease_seconds / 3):  # no call waits: more than one call's time
+                self.settle()
 
     def _unavailable(self, problem: str) -> PersistenceError:
         return PersistenceError(
@@ -246,6 +302,10 @@ class RedisStore(Commits, Loading):
                 lease.renew()  # finds it lapsed or taken: lease.lost
             if lease.lost:
                 lease.reacquire(self.namespace)
+                self._unverified = True
+            if self._unverified:  # taken back: was it evicted, with other keys?
+                self._check_intact(lease.client)
+                self._unverified = False
                 self._resync = True
         except PersistenceError as refused:
             self._refused = refused
@@ -255,3 +315,12 @@ class RedisStore(Commits, Loading):
             raise self._unavailable(self._problem) from error
         lease.unreachable = None
         self._problem = None
+
+    def _check_intact(self, client: Any) -> None:
+        """After the lease was taken back: it may have been evicted -- refuse (for good) if
+        Redis evicts any key now, or the schema key is gone too."""
+        self._recheck_policy(client)
+        if self._refused is None and self._schema_seen and not client.exists(self.schema_key):
+            self._refused = evicted(self.namespace, self.schema_key)
+        if self._refused is not None:
+            raise self._refused
