@@ -67,6 +67,7 @@ def call_json(call: RecordedCall) -> dict[str, Any]:
         "injected": call.injected,
         "size": call.size,
         "truncated": call.truncated,
+        "omitted": call.omitted,
     }
 
 
