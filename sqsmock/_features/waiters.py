@@ -5,8 +5,9 @@ process -- has to know when a message was consumed or dead-lettered, or that not
 and must not sleep to find out. The engine tells its observer (``Backend.observer``) of every
 message sent, handed out by a receive, deleted and dead-lettered; ``EventLog.observe`` keeps a
 flat tuple of the message's values as they are at that moment and wakes whoever waits, so a
-waiter returns within moments of the event, from any thread. A thread waits on a
-``threading.Condition``; a coroutine awaits an ``asyncio.Event`` set through
+waiter returns within moments of the event, from any thread. An event wakes only the waits for
+its kind and queue (``waiting.Waiters``): open waits on other queues cost it nothing. A thread
+waits on a ``threading.Event`` of its own; a coroutine awaits an ``asyncio.Event`` set through
 ``call_soon_threadsafe``, so it never blocks its loop.
 
 Waits count every event since the mock started or was last reset: a wait that starts after the
@@ -14,7 +15,9 @@ consumer finished finds what it did. The log is bounded (``MAX_EVENTS`` events, 
 ``byte_limit()`` bytes of message sizes, ``MAX_BYTES`` unless the runtime hands it the call
 journal's bound, so that what sqsmock keeps for a test to look back on has one bound), the
 oldest dropped first; ``dropped`` counts them. Whether it records at all follows the call
-journal. Records (``QueueEvent``) are built only when a wait reads them.
+journal. Records (``QueueEvent``) are built only when a wait reads them. A wait asks for at most
+``MAX_COUNT`` events and keeps no more than the log's byte bound of them whole (the rest cut
+short), so that an open wait never pins more than the log would.
 
 This module is the log and the engine's side of it (``observe``, on every message event, and
 what a time-out says); the records and errors are in ``events.py``, the waits themselves
@@ -26,7 +29,6 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,10 +45,11 @@ from .events import (
     describe_amount,
     describe_counts,
     describe_event,
+    describe_events,
     qid_of_arn,
     to_event,
 )
-from .waiting import Query, Waiting, Watch
+from .waiting import Query, Waiters, Waiting, Watch
 
 #: Where the dead-letter source ARN sits in ``Message.compact_fields()``'s first record.
 _DLQ_SOURCE = 4
@@ -57,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENTS",
     "MAX_BYTES",
+    "MAX_COUNT",
     "MAX_EVENTS",
     "EventLog",
     "QueueEvent",
@@ -70,6 +74,8 @@ MAX_EVENTS = 100_000
 #: ... and at most this many bytes of message sizes (a message counts once per event), unless
 #: the log is given a byte limit of its own (the call journal's).
 MAX_BYTES = 64 * 1024 * 1024
+#: The most events one wait asks for (``count``).
+MAX_COUNT = 1000
 #: Events of the queue a time-out's message shows.
 LAST_SHOWN = 5
 
@@ -124,8 +130,7 @@ class EventLog(Waiting):
         self._bytes = 0
         self._epoch = 0  # bumped by clear(): waits forget what they found
         self._ended = False
-        self._wakers: list[Callable[[], None]] = []
-        self._sleeping = 0  # threads blocked in a wait
+        self._waiters = Waiters()  # the open waits' alarms, by event kind and queue
         #: Events dropped to stay within the bounds since the last clear().
         self.dropped = 0
 
@@ -164,7 +169,7 @@ class EventLog(Waiting):
             if event == "ended":
                 with self._cond:
                     self._ended = True
-                    self._wake()
+                    self._waiters.ring_all()
             return
         bounds = self.bounds
         if not bounds.keeping:  # turned off since
@@ -205,8 +210,8 @@ class EventLog(Waiting):
             total = self._bytes = self._bytes + added
             if len(events) > MAX_EVENTS or total > bounds.most_bytes:
                 self._trim(bounds.most_bytes)
-            if self._sleeping or self._wakers:
-                self._wake()
+            if self._waiters.count:
+                self._ring(event, qid, dlq, len(messages))
         finally:
             lock.release()
 
@@ -219,11 +224,14 @@ class EventLog(Waiting):
             self._first += 1
             self.dropped += 1
 
-    def _wake(self) -> None:
-        """Wake every wait (the caller holds the lock)."""
-        self._cond.notify_all()
-        for wake in self._wakers:
-            wake()
+    def _ring(self, event: str, qid: str, dlq: str | None, n: int) -> None:
+        """Wake the waits the last ``n`` events may satisfy (the caller holds the lock): a
+        dead-lettered message's by either queue."""
+        if dlq is None:
+            self._waiters.ring(event, (qid,))
+        else:
+            qids = {dlq, *(raw[1] for raw in islice(reversed(self._events), n))}
+            self._waiters.ring(event, qids)
 
     def clear(self) -> None:
         """Forget every event (a reset): waits under way start counting afresh."""
@@ -233,7 +241,7 @@ class EventLog(Waiting):
             self._first = self._next
             self._epoch += 1
             self.dropped = 0
-            self._wake()
+            self._waiters.ring_all()
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -255,8 +263,8 @@ class EventLog(Waiting):
             raise TypeError(f"queue must be a queue name or URL, not {queue!r}")
         if event not in EVENTS:
             raise ValueError(f"event must be one of {', '.join(map(repr, EVENTS))}, not {event!r}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(f"count must be an int >= 1, not {count!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise ValueError(f"count must be an int from 1 to {MAX_COUNT}, not {count!r}")
         if where is not None and not isinstance(where, str) and not callable(where):
             raise TypeError(
                 f"where must be a callable on the event or a body string, not {where!r}"
@@ -274,7 +282,7 @@ class EventLog(Waiting):
     def _take(self, watch: Watch, query: Query) -> list[Raw]:
         """The events of ``query``'s kind and queue after ``watch``'s place (lock held)."""
         if watch.epoch != self._epoch:  # a reset: start again
-            watch.epoch, watch.found = self._epoch, []
+            watch.epoch, watch.found, watch.kept = self._epoch, [], 0
             watch.pos = watch.began = self._first
         new = self._next - max(watch.pos, self._first)
         watch.pos = self._next
@@ -290,19 +298,19 @@ class EventLog(Waiting):
         return taken
 
     def _read(self, watch: Watch, query: Query) -> bool:
-        """Take new matching events into ``watch.found``; whether the log has ended."""
+        """Take new matching events into ``watch.found``, up to ``query.count`` of them;
+        whether the log has ended."""
         with self._cond:
             raws = self._take(watch, query)
             ended = self._ended
+        budget = self.bounds.most_bytes
         for raw in raws:
-            record = to_event(raw)
-            if query.matches(record):
-                watch.found.append(record)
+            if len(watch.found) >= query.count:
+                break
+            record = query.matches(raw)
+            if record is not None:
+                watch.keep(record, raw[4], budget)
         return ended
-
-    def _idle(self, watch: Watch) -> bool:
-        """Nothing new for ``watch`` (lock held)."""
-        return watch.pos == self._next and watch.epoch == self._epoch and not self._ended
 
     # -- what a time-out says ---------------------------------------------------------------
 
@@ -335,7 +343,7 @@ class EventLog(Waiting):
             f"waited for {query.count} {query.event!r} event{'s' if query.count > 1 else ''} on "
             f"queue {query.label!r} (region {region}, account {account}){query.describe()} "
             f"{why}: {found} happened"
-            + (f" ({', '.join(describe_event(e) for e in watch.found)})" if watch.found else ""),
+            + (f" ({describe_events(watch.found)})" if watch.found else ""),
         ]
         if any(counts.values()):
             lines.append(
