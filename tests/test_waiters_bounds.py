@@ -19,7 +19,7 @@ import pytest
 
 from sqsmock import MockSQS, WaitTimeout, mock_sqs
 from sqsmock._features import events as events_module
-from sqsmock._features import routes, waiting
+from sqsmock._features import routes, waiters, waiting
 from sqsmock._features.waiters import EventLog
 
 REGION = "us-east-1"
@@ -247,3 +247,38 @@ def test_a_time_out_lists_ten_of_the_events_it_found(sqs_mock: MockSQS, sqs_clie
     assert "and 15 more" in text
     assert len(caught.value.found) == 25
 
+
+
+def test_a_wait_scans_only_back_to_its_queues_latest_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A wait reads nothing of a full log when nothing of its kind happened to its queue since
+    its place, and skips the newer events of other queues without looking at them: a wait that
+    starts, or wakes, costs no scan of the whole log under its lock."""
+    with mock_sqs(clock="frozen") as mock:
+        log = mock.runtime.events
+        client = boto3.client("sqs", region_name=REGION)
+        jobs = client.create_queue(QueueName="jobs")["QueueUrl"]
+        busy = client.create_queue(QueueName="busy")["QueueUrl"]
+        client.create_queue(QueueName="quiet")
+        client.send_message(QueueUrl=jobs, MessageBody="old")
+        for _ in range(300):
+            client.send_message_batch(
+                QueueUrl=busy,
+                Entries=[{"Id": str(i), "MessageBody": "b"} for i in range(10)],
+            )
+        looked: list[int] = []
+        islice = waiters.islice
+
+        def counting(*args: Any) -> Any:
+            for item in islice(*args):
+                looked.append(1)
+                yield item
+
+        monkeypatch.setattr(waiters, "islice", counting)
+        quiet = log._watch(since_now=False)
+        log._read(quiet, log.query("quiet", "sent"))
+        assert looked == []
+        found = log._watch(since_now=False)
+        log._read(found, log.query("jobs", "sent"))
+        assert [e.body for e in found.found] == ["old"] and len(looked) == 1
