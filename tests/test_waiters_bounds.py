@@ -9,6 +9,7 @@ reads nothing) by traffic elsewhere, however many such waits are open. A wait as
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import threading
 from types import SimpleNamespace
@@ -268,7 +269,7 @@ def test_a_wait_scans_only_back_to_its_queues_latest_event(
                 Entries=[{"Id": str(i), "MessageBody": "b"} for i in range(10)],
             )
         looked: list[int] = []
-        islice = waiters.islice
+        islice = itertools.islice
 
         def counting(*args: Any) -> Any:
             for item in islice(*args):
