@@ -4,6 +4,9 @@
     python benchmarks/idle_waits.py server threads   # only these sections
     python benchmarks/idle_waits.py --seconds 2 --rounds 3
 
+Each round measures without waits for half its time, then with them, then without again for
+the other half (so that a drift of the machine's load over the round cancels out).
+
 Sections:
   server    SendMessage throughput and p99 of CONNECTIONS clients, each on a queue of its own, on
             a real ``sqsmock serve``, without and with WAITS ``POST /_sqsmock/wait`` open on a
@@ -49,6 +52,16 @@ def fmt(figures: Figures) -> str:
     return (
         f"{figures.per_second:7.0f} sends/s   p50 {figures.percentile(50):6.2f} ms   "
         f"p99 {figures.percentile(99):7.2f} ms   errors {figures.errors}"
+    )
+
+
+def joined(first: Figures, second: Figures) -> Figures:
+    """Two measurements as one."""
+    return Figures(
+        first.calls + second.calls,
+        first.seconds + second.seconds,
+        first.latencies + second.latencies,
+        first.errors + second.errors,
     )
 
 
@@ -133,7 +146,7 @@ async def _server_rounds(port: int, pid: int, seconds: float, rounds: int) -> li
     await sends(port, 1.0, "warm")
     ratios = []
     for n in range(rounds):
-        without = await sends(port, seconds, f"r{n}")
+        before = await sends(port, seconds / 2, f"r{n}")
         _, answer = await setup.call("CreateQueue", {"QueueName": f"quiet-{n}"})
         quiet = setup.value(answer, "QueueUrl")
         waits = await open_waits(port, f"quiet-{n}", WAITS)
@@ -144,6 +157,7 @@ async def _server_rounds(port: int, pid: int, seconds: float, rounds: int) -> li
         for _, writer in waits:
             writer.close()
         ok = sum(status == 200 for status, _ in answered)
+        without = joined(before, await sends(port, seconds / 2, f"r{n}"))
         ratio = with_waits.per_second / without.per_second
         ratios.append(ratio)
         print(f"  round {n + 1} no waits        {fmt(without)}", flush=True)
@@ -191,7 +205,7 @@ def threads_section(seconds: float, rounds: int) -> float:
         url = client.create_queue(QueueName="busy")["QueueUrl"]
         thread_sends(client, url, 0.5)  # warm up
         for n in range(rounds):
-            without = thread_sends(client, url, seconds)
+            before = thread_sends(client, url, seconds / 2)
             quiet = client.create_queue(QueueName=f"quiet-{n}")["QueueUrl"]
             waiters = [
                 threading.Thread(
@@ -207,6 +221,7 @@ def threads_section(seconds: float, rounds: int) -> float:
             client.send_message(QueueUrl=quiet, MessageBody="end")
             for waiter in waiters:
                 waiter.join(60)
+            without = joined(before, thread_sends(client, url, seconds / 2))
             ratio = with_waits.per_second / without.per_second
             ratios.append(ratio)
             print(f"  round {n + 1} no waits           {fmt(without)}", flush=True)
