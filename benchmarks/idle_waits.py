@@ -11,8 +11,9 @@ Sections:
   server    SendMessage throughput and p99 of CONNECTIONS clients, each on a queue of its own, on
             a real ``sqsmock serve``, without and with WAITS ``POST /_sqsmock/wait`` open on a
             queue that has no traffic; interleaved in rounds (a new quiet queue each round, its
-            waits ended by one message), and the median of each round's ratio with/without.
-            Target: with >= 0.9x without.
+            waits ended by one message), and the median of each round's ratio with/without;
+            and the server's CPU time per call without/with (from /proc), what the machine's
+            load changes least. Target: with >= 0.9x without.
   threads   the same in one process: SendMessage through boto3 on one queue, without and with
             THREADS threads blocked in ``wait_for`` on a quiet queue. Target: >= 0.9x.
   memory    a server, three waits for 400 messages of 256 KiB open while they are sent (answered
@@ -36,7 +37,7 @@ import warnings
 from pathlib import Path
 
 import boto3
-from load import CONNECTIONS, Connection, Figures
+from load import CONNECTIONS, Connection, Figures, cpu_seconds
 from server import start_sqsmock
 
 from sqsmock import JournalFullWarning, mock_sqs
@@ -52,6 +53,7 @@ def fmt(figures: Figures) -> str:
     return (
         f"{figures.per_second:7.0f} sends/s   p50 {figures.percentile(50):6.2f} ms   "
         f"p99 {figures.percentile(99):7.2f} ms   errors {figures.errors}"
+        + (f"   server CPU {figures.cpu_per_call:4.0f} µs/call" if figures.cpu else "")
     )
 
 
@@ -62,6 +64,7 @@ def joined(first: Figures, second: Figures) -> Figures:
         first.seconds + second.seconds,
         first.latencies + second.latencies,
         first.errors + second.errors,
+        first.cpu + second.cpu,
     )
 
 
@@ -72,9 +75,11 @@ def verdict(ratio: float) -> str:
 # -- server ---------------------------------------------------------------------------------
 
 
-async def sends(port: int, seconds: float, tag: str) -> Figures:
-    """CONNECTIONS connections sending to queues of their own for ``seconds``."""
+async def sends(port: int, seconds: float, tag: str, pid: int | None = None) -> Figures:
+    """CONNECTIONS connections sending to queues of their own for ``seconds`` (and the CPU
+    time server ``pid`` spent meanwhile)."""
     figures = Figures()
+    cpu = cpu_seconds(pid)
 
     async def worker(i: int) -> None:
         connection = Connection(HOST, port)
@@ -95,6 +100,7 @@ async def sends(port: int, seconds: float, tag: str) -> Figures:
     started = time.perf_counter()
     await asyncio.gather(*(worker(i) for i in range(CONNECTIONS)))
     figures.seconds = time.perf_counter() - started
+    figures.cpu = cpu_seconds(pid) - cpu
     return figures
 
 
@@ -132,8 +138,6 @@ async def answer_of(reader: asyncio.StreamReader) -> tuple[int, bytes]:
 
 async def settled(pid: int) -> None:
     """Until the server's CPU is idle (it has read every wait), at most 10 s."""
-    from load import cpu_seconds
-
     for _ in range(100):
         before = cpu_seconds(pid)
         await asyncio.sleep(0.1)
@@ -141,25 +145,27 @@ async def settled(pid: int) -> None:
             return
 
 
-async def _server_rounds(port: int, pid: int, seconds: float, rounds: int) -> list[float]:
+async def _server_rounds(
+    port: int, pid: int, seconds: float, rounds: int
+) -> list[tuple[float, float]]:
     setup = Connection(HOST, port)
     await sends(port, 1.0, "warm")
     ratios = []
     for n in range(rounds):
-        before = await sends(port, seconds / 2, f"r{n}")
+        before = await sends(port, seconds / 2, f"r{n}", pid)
         _, answer = await setup.call("CreateQueue", {"QueueName": f"quiet-{n}"})
         quiet = setup.value(answer, "QueueUrl")
         waits = await open_waits(port, f"quiet-{n}", WAITS)
         await settled(pid)
-        with_waits = await sends(port, seconds, f"r{n}")
+        with_waits = await sends(port, seconds, f"r{n}", pid)
         await setup.call("SendMessage", {"QueueUrl": quiet, "MessageBody": "end"})
         answered = [await answer_of(reader) for reader, _ in waits]
         for _, writer in waits:
             writer.close()
         ok = sum(status == 200 for status, _ in answered)
-        without = joined(before, await sends(port, seconds / 2, f"r{n}"))
+        without = joined(before, await sends(port, seconds / 2, f"r{n}", pid))
         ratio = with_waits.per_second / without.per_second
-        ratios.append(ratio)
+        ratios.append((ratio, without.cpu_per_call / with_waits.cpu_per_call))
         print(f"  round {n + 1} no waits        {fmt(without)}", flush=True)
         print(
             f"  round {n + 1} {WAITS} idle waits {fmt(with_waits)}   ratio {ratio:.3f} "
@@ -170,13 +176,15 @@ async def _server_rounds(port: int, pid: int, seconds: float, rounds: int) -> li
     return ratios
 
 
-def server_section(seconds: float, rounds: int) -> float:
+def server_section(seconds: float, rounds: int) -> tuple[float, float]:
+    """The medians of the rounds' ratios with/without of throughput, and of the server's CPU
+    per call without/with (what the machine's load changes least)."""
     server = start_sqsmock()
     try:
         ratios = asyncio.run(_server_rounds(server.port, server.process.pid, seconds, rounds))
     finally:
         server.stop()
-    return statistics.median(ratios)
+    return statistics.median(r for r, _ in ratios), statistics.median(c for _, c in ratios)
 
 
 # -- threads --------------------------------------------------------------------------------
@@ -299,10 +307,10 @@ def main() -> None:
     summary = []
     if "server" in chosen:
         print(f"server: SendMessage, {CONNECTIONS} clients, without and with {WAITS} idle waits")
-        ratio = server_section(args.seconds, args.rounds)
+        ratio, cpu = server_section(args.seconds, args.rounds)
         summary.append(
             f"  server, {WAITS} idle waits: median ratio {ratio:.3f} (target >= {TARGET}) "
-            + verdict(ratio)
+            f"{verdict(ratio)}; server CPU per call, without/with: {cpu:.3f}"
         )
     if "threads" in chosen:
         print(f"threads: SendMessage in process, without and with {THREADS} threads in wait_for")
