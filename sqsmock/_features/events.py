@@ -5,19 +5,26 @@ to keep on the engine's path -- and a wait turns the ones it reads into ``QueueE
 (``to_event``). A wait that fails raises ``WaitTimeout`` or ``UnexpectedEvent``, whose message
 says what did happen (``describe_event``, ``describe_counts``). Plain data and text, apart from
 the log and its waiting, so that the records' form is read in one place.
+
+A record a wait keeps past the log's byte bound, or an answer of ``POST /_sqsmock/wait`` holds
+past ``ANSWER_BYTES``, is cut short (``QueueEvent.cut``: its body and message attributes to their
+first ``TRUNCATED_KEPT`` characters, marked ``truncated``), as the call journal cuts what it
+keeps past its bounds: what sqsmock keeps or sends for a test to look back on stays bounded.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._engine.message import Message, id_text, system_attributes
 from .._service.addresses import split_arn
+from .journal_entries import TRUNCATED_KEPT, cut, measure
 
 __all__ = [
+    "ANSWER_BYTES",
     "EVENTS",
     "QueueEvent",
     "Raw",
@@ -27,6 +34,8 @@ __all__ = [
     "describe_amount",
     "describe_counts",
     "describe_event",
+    "describe_events",
+    "events_json",
     "qid_of_arn",
     "shorten",
     "split_qid",
@@ -35,6 +44,11 @@ __all__ = [
 
 #: The events a test can wait for, in the order a message lives them.
 EVENTS = ("sent", "received", "deleted", "dead-lettered")
+#: The most bytes of bodies and message attributes one answer of ``POST /_sqsmock/wait`` holds
+#: whole; the events past it are cut short.
+ANSWER_BYTES = 8 * 2**20
+#: Matching events a time-out's message lists.
+FOUND_SHOWN = 10
 
 
 # A raw event: event, queue id, dead-letter queue id or None, time, size, then the message's
@@ -56,7 +70,8 @@ class QueueEvent:
     to (for a dead-lettered message, the queue it left; ``dead_letter_queue`` names the one it
     went to); ``attributes``: its system attributes as a receive would show them then;
     ``message_attributes`` in the form ``peek()`` shows; ``receive_count`` as of the event;
-    ``time`` on the mock's clock.
+    ``time`` on the mock's clock; ``truncated``: the body and message attributes were cut to
+    their first 1024 characters, as a wait keeps what it found past the event log's byte bound.
     """
 
     event: str
@@ -70,6 +85,20 @@ class QueueEvent:
     receive_count: int
     time: float
     dead_letter_queue: str | None = None
+    truncated: bool = False
+
+    def size(self) -> int:
+        """Characters of its body and message attributes (what is cut short)."""
+        return len(self.body) + measure(self.message_attributes)
+
+    def cut(self) -> QueueEvent:
+        """This record with its body and message attributes cut short."""
+        return replace(
+            self,
+            body=self.body[:TRUNCATED_KEPT],
+            message_attributes=cut(self.message_attributes),
+            truncated=True,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-able dict (what ``POST /_sqsmock/wait`` answers)."""
@@ -85,6 +114,7 @@ class QueueEvent:
             "receive_count": self.receive_count,
             "time": self.time,
             "dead_letter_queue": self.dead_letter_queue,
+            "truncated": self.truncated,
         }
 
 
@@ -111,12 +141,15 @@ class WaitTimeout(AssertionError):
         self.last = last
 
     def to_json(self) -> dict[str, Any]:
+        """What ``POST /_sqsmock/wait`` answers with its 408: ``found`` and ``last`` together
+        hold at most ``ANSWER_BYTES`` of messages whole."""
+        found, room = events_json(self.found)
         return {
             "error": str(self),
-            "found": [e.to_json() for e in self.found],
+            "found": found,
             "counts": self.counts,
             "during_wait": self.during,
-            "last": [e.to_json() for e in self.last],
+            "last": events_json(self.last, room)[0],
         }
 
 
@@ -170,6 +203,24 @@ def to_event(raw: Raw) -> QueueEvent:
     )
 
 
+def events_json(
+    events: Iterable[QueueEvent], room: int | None = None
+) -> tuple[list[dict[str, Any]], int]:
+    """The records as JSON, whole while their sizes fit in ``room`` bytes (``ANSWER_BYTES``)
+    and cut short after; and the room left."""
+    if room is None:
+        room = ANSWER_BYTES
+    out = []
+    for e in events:
+        size = e.size()
+        if size > room and not e.truncated:
+            e = e.cut()
+            size = e.size()
+        room -= size
+        out.append(e.to_json())
+    return out, room
+
+
 def shorten(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
@@ -180,6 +231,13 @@ def describe_amount(size: int) -> str:
 
 def describe_counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{event} {n}" for event, n in counts.items())
+
+
+def describe_events(events: list[QueueEvent]) -> str:
+    """The first ``FOUND_SHOWN`` events, and how many more."""
+    text = ", ".join(describe_event(e) for e in events[:FOUND_SHOWN])
+    more = len(events) - FOUND_SHOWN
+    return text + (f" and {more} more" if more > 0 else "")
 
 
 def describe_event(e: QueueEvent) -> str:

@@ -236,6 +236,7 @@ async def wait(runtime: Any, body: bytes) -> tuple[int, Any]:
     <body string>, "timeout": 5, "region": ...}`` -- ``wait_for`` over HTTP, awaited on the
     server's loop. 200 with ``{"events": [...]}``, 408 with what did happen meanwhile, 503 if
     the server stops first."""
+    from .events import events_json
     from .waiters import WaitTimeout
 
     expected = (
@@ -276,4 +277,4 @@ async def wait(runtime: Any, body: bytes) -> tuple[int, Any]:
         if timed_out.stopped:
             return _error(503, "sqsmock is stopping")
         return 408, timed_out.to_json()
-    return 200, {"events": [e.to_json() for e in found]}
+    return 200, {"events": events_json(found)[0]}

@@ -5,8 +5,9 @@ process -- has to know when a message was consumed or dead-lettered, or that not
 and must not sleep to find out. The engine tells its observer (``Backend.observer``) of every
 message sent, handed out by a receive, deleted and dead-lettered; ``EventLog.observe`` keeps a
 flat tuple of the message's values as they are at that moment and wakes whoever waits, so a
-waiter returns within moments of the event, from any thread. A thread waits on a
-``threading.Condition``; a coroutine awaits an ``asyncio.Event`` set through
+waiter returns within moments of the event, from any thread. An event wakes only the waits for
+its kind and queue (``waiting.Waiters``): open waits on other queues cost it nothing. A thread
+waits on a ``threading.Event`` of its own; a coroutine awaits an ``asyncio.Event`` set through
 ``call_soon_threadsafe``, so it never blocks its loop.
 
 Waits count every event since the mock started or was last reset: a wait that starts after the
@@ -14,11 +15,19 @@ consumer finished finds what it did. The log is bounded (``MAX_EVENTS`` events, 
 ``byte_limit()`` bytes of message sizes, ``MAX_BYTES`` unless the runtime hands it the call
 journal's bound, so that what sqsmock keeps for a test to look back on has one bound), the
 oldest dropped first; ``dropped`` counts them. Whether it records at all follows the call
-journal. Records (``QueueEvent``) are built only when a wait reads them.
+journal. Records (``QueueEvent``) are built only when a wait reads them. A wait asks for at most
+``MAX_COUNT`` events and keeps no more than the log's byte bound of them whole (the rest cut
+short), so that an open wait never pins more than the log would.
 
-This module is the log and the engine's side of it (``observe``, on every message event, and
-what a time-out says); the records and errors are in ``events.py``, the waits themselves
-(``wait_for``, ``expect_none``, sync and async) in ``waiting.py``, which ``EventLog`` inherits.
+The log also notes the position of the latest event of each kind and queue (``_latest``), so
+that a wait reads nothing when nothing of its kind happened to its queue since its place, and
+scans no further back than that event: a wait that starts on a quiet queue, however full the
+log, costs a look-up, not a scan of 100 000 events under the log's lock.
+
+This module is the log and the engine's side of it (``observe``, on every message event); the
+records and errors are in ``events.py``, the waits themselves (``wait_for``, ``expect_none``,
+sync and async) in ``waiting.py`` and what a time-out says in ``wait_timeouts.py``, which
+``EventLog`` inherits.
 The names importable from here before (``QueueEvent``, ``WaitTimeout`` ...) still are.
 """
 
@@ -26,7 +35,6 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, Protocol
 
@@ -40,13 +48,10 @@ from .events import (
     UnexpectedEvent,
     WaitTimeout,
     Where,
-    describe_amount,
-    describe_counts,
-    describe_event,
     qid_of_arn,
-    to_event,
 )
-from .waiting import Query, Waiting, Watch
+from .wait_timeouts import TimeOuts
+from .waiting import Query, Waiters, Waiting, Watch
 
 #: Where the dead-letter source ARN sits in ``Message.compact_fields()``'s first record.
 _DLQ_SOURCE = 4
@@ -57,6 +62,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENTS",
     "MAX_BYTES",
+    "MAX_COUNT",
     "MAX_EVENTS",
     "EventLog",
     "QueueEvent",
@@ -70,8 +76,10 @@ MAX_EVENTS = 100_000
 #: ... and at most this many bytes of message sizes (a message counts once per event), unless
 #: the log is given a byte limit of its own (the call journal's).
 MAX_BYTES = 64 * 1024 * 1024
-#: Events of the queue a time-out's message shows.
-LAST_SHOWN = 5
+#: ``_latest`` is pruned when it has more entries than this (an event notes at most two).
+_LATEST_MOST = 2 * MAX_EVENTS + 1000
+#: The most events one wait asks for (``count``).
+MAX_COUNT = 1000
 
 
 class Bounds(Protocol):
@@ -97,7 +105,7 @@ class _OwnBounds:
     most_bytes = MAX_BYTES
 
 
-class EventLog(Waiting):
+class EventLog(Waiting, TimeOuts):
     """Message events since the mock started or was last reset, and the waits on them."""
 
     def __init__(
@@ -124,8 +132,10 @@ class EventLog(Waiting):
         self._bytes = 0
         self._epoch = 0  # bumped by clear(): waits forget what they found
         self._ended = False
-        self._wakers: list[Callable[[], None]] = []
-        self._sleeping = 0  # threads blocked in a wait
+        self._waiters = Waiters()  # the open waits' alarms, by event kind and queue
+        #: (event kind, queue id) -> position of its latest event (a dead-lettered one: under
+        #: both queues); entries older than the log are dropped when it holds too many.
+        self._latest: dict[tuple[str, str], int] = {}
         #: Events dropped to stay within the bounds since the last clear().
         self.dropped = 0
 
@@ -136,6 +146,9 @@ class EventLog(Waiting):
     def byte_limit(self) -> int | None:
         """The most bytes of messages kept now (None: no byte bound)."""
         return self.bounds.byte_limit
+
+    def _most_events(self) -> int:
+        return MAX_EVENTS
 
     def attach(self, backend: Backend) -> None:
         """Hear ``backend``'s events (unless recording is off: then the engine pays one
@@ -164,7 +177,7 @@ class EventLog(Waiting):
             if event == "ended":
                 with self._cond:
                     self._ended = True
-                    self._wake()
+                    self._waiters.ring_all()
             return
         bounds = self.bounds
         if not bounds.keeping:  # turned off since
@@ -202,11 +215,18 @@ class EventLog(Waiting):
                     )
                 )
             self._next += len(messages)
+            latest = self._latest
+            if dlq is None:
+                latest[event, qid] = self._next - 1
+            else:
+                self._note_moves(event, dlq, len(messages))
+            if len(latest) > _LATEST_MOST:
+                self._forget_latest()
             total = self._bytes = self._bytes + added
             if len(events) > MAX_EVENTS or total > bounds.most_bytes:
                 self._trim(bounds.most_bytes)
-            if self._sleeping or self._wakers:
-                self._wake()
+            if self._waiters.count:
+                self._ring(event, qid, dlq, len(messages))
         finally:
             lock.release()
 
@@ -219,11 +239,28 @@ class EventLog(Waiting):
             self._first += 1
             self.dropped += 1
 
-    def _wake(self) -> None:
-        """Wake every wait (the caller holds the lock)."""
-        self._cond.notify_all()
-        for wake in self._wakers:
-            wake()
+    def _note_moves(self, event: str, dlq: str, n: int) -> None:
+        """Note the last ``n`` events, dead-lettered into ``dlq``, under both their queues."""
+        newest: dict[tuple[str, str], int] = {(event, dlq): self._next - 1}
+        pos = self._next
+        for raw in islice(reversed(self._events), n):  # newest first: the first seen is latest
+            pos -= 1
+            newest.setdefault((event, raw[1]), pos)
+        self._latest.update(newest)
+
+    def _forget_latest(self) -> None:
+        """Drop the entries of ``_latest`` older than the log (kept, at most two per event)."""
+        first = self._first
+        self._latest = {key: pos for key, pos in self._latest.items() if pos >= first}
+
+    def _ring(self, event: str, qid: str, dlq: str | None, n: int) -> None:
+        """Wake the waits the last ``n`` events may satisfy (the caller holds the lock): a
+        dead-lettered message's by either queue."""
+        if dlq is None:
+            self._waiters.ring(event, (qid,))
+        else:
+            qids = {dlq, *(raw[1] for raw in islice(reversed(self._events), n))}
+            self._waiters.ring(event, qids)
 
     def clear(self) -> None:
         """Forget every event (a reset): waits under way start counting afresh."""
@@ -231,9 +268,10 @@ class EventLog(Waiting):
             self._events.clear()
             self._bytes = 0
             self._first = self._next
+            self._latest.clear()
             self._epoch += 1
             self.dropped = 0
-            self._wake()
+            self._waiters.ring_all()
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -255,8 +293,8 @@ class EventLog(Waiting):
             raise TypeError(f"queue must be a queue name or URL, not {queue!r}")
         if event not in EVENTS:
             raise ValueError(f"event must be one of {', '.join(map(repr, EVENTS))}, not {event!r}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(f"count must be an int >= 1, not {count!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise ValueError(f"count must be an int from 1 to {MAX_COUNT}, not {count!r}")
         if where is not None and not isinstance(where, str) and not callable(where):
             raise TypeError(
                 f"where must be a callable on the event or a body string, not {where!r}"
@@ -274,102 +312,34 @@ class EventLog(Waiting):
     def _take(self, watch: Watch, query: Query) -> list[Raw]:
         """The events of ``query``'s kind and queue after ``watch``'s place (lock held)."""
         if watch.epoch != self._epoch:  # a reset: start again
-            watch.epoch, watch.found = self._epoch, []
+            watch.epoch, watch.found, watch.kept = self._epoch, [], 0
             watch.pos = watch.began = self._first
-        new = self._next - max(watch.pos, self._first)
+        start = max(watch.pos, self._first)
         watch.pos = self._next
-        if new <= 0:
-            return []
         event, qid = query.event, query.qid
+        latest = self._latest.get((event, qid), -1)
+        if latest < start:  # nothing of its kind on its queue since
+            return []
+        # From its latest event back to the wait's place: islice skips the newer at C speed.
         taken = [
             raw
-            for raw in islice(reversed(self._events), new)
+            for raw in islice(reversed(self._events), self._next - 1 - latest, self._next - start)
             if raw[0] == event and (raw[1] == qid or raw[2] == qid)
         ]
         taken.reverse()
         return taken
 
     def _read(self, watch: Watch, query: Query) -> bool:
-        """Take new matching events into ``watch.found``; whether the log has ended."""
+        """Take new matching events into ``watch.found``, up to ``query.count`` of them;
+        whether the log has ended."""
         with self._cond:
             raws = self._take(watch, query)
             ended = self._ended
+        budget = self.bounds.most_bytes
         for raw in raws:
-            record = to_event(raw)
-            if query.matches(record):
-                watch.found.append(record)
+            if len(watch.found) >= query.count:
+                break
+            record = query.matches(raw)
+            if record is not None:
+                watch.keep(record, raw[4], budget)
         return ended
-
-    def _idle(self, watch: Watch) -> bool:
-        """Nothing new for ``watch`` (lock held)."""
-        return watch.pos == self._next and watch.epoch == self._epoch and not self._ended
-
-    # -- what a time-out says ---------------------------------------------------------------
-
-    def summary(
-        self, qid: str, since: int | None = None
-    ) -> tuple[dict[str, int], dict[str, int], list[QueueEvent]]:
-        """The events of queue ``qid`` by kind, those from position ``since`` on, and its last
-        few."""
-        with self._cond:
-            first = self._first
-            mine = [
-                (first + i, raw)
-                for i, raw in enumerate(self._events)
-                if raw[1] == qid or raw[2] == qid
-            ]
-        counts = dict.fromkeys(EVENTS, 0)
-        during = dict.fromkeys(EVENTS, 0)
-        for pos, raw in mine:
-            counts[raw[0]] += 1
-            if since is not None and pos >= since:
-                during[raw[0]] += 1
-        return counts, during, [to_event(raw) for _, raw in mine[-LAST_SHOWN:]]
-
-    def _timeout(self, query: Query, watch: Watch, timeout: float, ended: bool) -> WaitTimeout:
-        counts, during, last = self.summary(query.qid, watch.began)
-        found = len(watch.found)
-        region, account, _ = query.qid.split("/", 2)
-        why = "before the mock stopped" if ended else f"within {timeout:g} s"
-        lines = [
-            f"waited for {query.count} {query.event!r} event{'s' if query.count > 1 else ''} on "
-            f"queue {query.label!r} (region {region}, account {account}){query.describe()} "
-            f"{why}: {found} happened"
-            + (f" ({', '.join(describe_event(e) for e in watch.found)})" if watch.found else ""),
-        ]
-        if any(counts.values()):
-            lines.append(
-                f"queue {query.label!r} since the mock started or was reset: "
-                f"{describe_counts(counts)}; during this wait: {describe_counts(during)}"
-            )
-            lines.append(f"its last {len(last)} event{'s' if len(last) > 1 else ''}:")
-            lines += [f"  {describe_event(e)}" for e in last]
-        else:
-            lines.append(
-                f"nothing happened to queue {query.label!r} since the mock started or was reset"
-            )
-            lines += self._elsewhere(query)
-        if self.dropped:
-            limit = self.byte_limit()
-            most = "" if limit is None else f" or {describe_amount(limit)} of messages"
-            lines.append(
-                f"({self.dropped} older events were dropped: the log keeps the latest "
-                f"{MAX_EVENTS} events{most})"
-            )
-        return WaitTimeout("\n".join(lines), list(watch.found), counts, during, last, ended)
-
-    def _elsewhere(self, query: Query) -> list[str]:
-        """Hints when nothing happened to the queue: same name elsewhere, or queues that did
-        see events."""
-        with self._cond:
-            qids = {raw[1] for raw in self._events}
-        name = query.qid.split("/", 2)[2]
-        same = sorted(q for q in qids if q.split("/", 2)[2] == name)
-        if same:
-            where = ", ".join(f"region {q.split('/')[0]} account {q.split('/')[1]}" for q in same)
-            return [f"a queue named {name!r} had events in {where} (pass region= or a full URL)"]
-        others = sorted(q.split("/", 2)[2] for q in qids)
-        if others:
-            shown = ", ".join(map(repr, others[:10]))
-            return [f"queues with events: {shown}{' ...' if len(others) > 10 else ''}"]
-        return []
