@@ -34,6 +34,6 @@ def load(config: str | os.PathLike[str] | Mapping[str, Any] | Declarations) -> D
     except ConfigError:
         raise
     except Exception as error:  # the last resort: a value no reader's check foresaw
-        raise ConfigError(
-            f"{path}: cannot be read ({type(error).__name__}: {error})".splitlines()[0]
-        ) from error
+        first = (str(error).splitlines() or [""])[0]
+        kind = type(error).__name__
+        raise ConfigError(f"{path}: cannot be read ({kind}: {first})") from error

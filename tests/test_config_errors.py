@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sqsmock import ConfigError, _serving, mock_sqs
+from sqsmock import ConfigError, _declare, _elasticmq, _serving, mock_sqs
 from sqsmock._config import load
 from sqsmock.cli import main
 
@@ -154,3 +154,19 @@ def test_a_missing_required_include_is_an_error(confs):
     message = str(raised.value)
     assert message.startswith(f"{path}: ") and "required include" in message, message
     assert str(confs / "only-here.conf") in message
+
+
+@pytest.mark.parametrize("name", ["queues.toml", "elasticmq.conf"])
+def test_any_other_failure_while_reading_is_still_the_files_one_line_error(
+    tmp_path, monkeypatch, name
+):
+    def unforeseen(*_: object) -> None:
+        raise TypeError("something no check foresaw\nand a second line")
+
+    monkeypatch.setattr(_declare, "_from_dict", unforeseen)
+    monkeypatch.setattr(_elasticmq._Reader, "read", unforeseen)
+    path = tmp_path / name
+    path.write_text("")
+    with pytest.raises(ConfigError) as raised:
+        load(str(path))
+    assert str(raised.value) == f"{path}: cannot be read (TypeError: something no check foresaw)"
