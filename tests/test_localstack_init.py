@@ -124,23 +124,36 @@ def test_a_script_is_done_when_it_exits_though_its_background_job_holds_the_pipe
         stop(scripts)
 
 
-def test_output_is_logged_as_it_comes(init_dir, logged):
-    (init_dir / "01-waits.sh").write_text(
+WAITING = {
+    "01-waits.sh": (
         "echo $$ > ../script.pid\necho first\n"
         "while [ ! -e ../go ]; do sleep 0.01; done\necho last\n"
-    )
+    ),
+    "01-waits.py": (  # Python buffers what it prints into a pipe, unless told not to
+        "import os, pathlib, time\n"
+        "pathlib.Path('../script.pid').write_text(str(os.getpid()))\nprint('first')\n"
+        "while not os.path.exists('../go'): time.sleep(0.01)\nprint('last')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WAITING))
+def test_output_is_logged_as_it_comes(init_dir, logged, monkeypatch, name):
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # as in most environments
+    (init_dir / name).write_text(WAITING[name])
     scripts = InitScripts(init_dir)
     try:
         runner = scripts.start({})
         seen: list[str] = []
         with contextlib.suppress(queue.Empty):
-            while "init: 01-waits.sh: first" not in seen:
+            while f"init: {name}: first" not in seen:
                 seen.append(logged.get(timeout=15))
-        assert "init: 01-waits.sh: first" in seen, seen
+        assert f"init: {name}: first" in seen, seen
         assert scripts.document()["scripts"][0]["state"] == "RUNNING"
         (init_dir.parent / "go").touch()
         runner.join(15)
         assert scripts.document()["scripts"][0]["state"] == "SUCCESSFUL"
+        assert f"init: {name}: last" in list(logged.queue)
     finally:
         stop(scripts)
 

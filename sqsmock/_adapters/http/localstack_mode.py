@@ -132,11 +132,10 @@ class InitScripts:
 
     def _run_one(self, script: Script, env: dict[str, str]) -> int:
         """Run one script to its exit; its output is logged by a thread of its own."""
-        command = (
-            [sys.executable, str(script.path)]
-            if script.path.suffix == ".py"
-            else ["bash", str(script.path)]
-        )
+        command = ["bash", str(script.path)]
+        if script.path.suffix == ".py":
+            command = [sys.executable, str(script.path)]
+            env = {"PYTHONUNBUFFERED": "1", **env}  # its prints are logged as they happen
         name = script.path.name
         with self._lock:  # stop() either sees this process or stops it from starting
             if self._stopping:
