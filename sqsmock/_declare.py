@@ -24,6 +24,7 @@ its messages stay.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -35,7 +36,7 @@ from ._engine import Backend, make_clock
 from ._protocol import Call
 from ._regions import check_region
 
-__all__ = ["ConfigError", "Declarations", "QueueDeclaration", "apply", "load"]
+__all__ = ["ConfigError", "Declarations", "QueueDeclaration", "apply", "check_place", "load"]
 
 #: The attributes whose TOML value may be a table (a JSON document in the API).
 _DOCUMENTS = frozenset({"RedrivePolicy", "RedriveAllowPolicy", "Policy"})
@@ -43,6 +44,8 @@ _DOCUMENTS = frozenset({"RedrivePolicy", "RedriveAllowPolicy", "Policy"})
 _LATE = ("RedrivePolicy", "RedriveAllowPolicy")
 _QUEUE_KEYS = frozenset({"region", "account", "attributes", "tags"})
 _DEFAULT_KEYS = frozenset({"region", "account"})
+#: How deep a policy table may nest (SQS's policies are a few levels deep).
+_DOCUMENT_DEPTH = 32
 
 
 class ConfigError(ValueError):
@@ -103,6 +106,8 @@ def load(config: str | os.PathLike[str] | Mapping[str, Any] | Declarations) -> D
         raise ConfigError(f"{path}: {error.strerror or error}") from None
     except ValueError as error:  # tomllib.TOMLDecodeError
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise ConfigError(f"{path}: not valid TOML: arrays or tables nested too deeply") from None
     return _from_dict(data, path)
 
 
@@ -120,13 +125,13 @@ def _from_dict(data: Mapping[str, Any], source: str) -> Declarations:
     def fail(message: str) -> ConfigError:
         return ConfigError(f"{source}: {message}")
 
-    unknown = sorted(set(data) - {"defaults", "queues"})
+    unknown = sorted(set(data) - {"defaults", "queues"}, key=str)
     if unknown:
         raise fail(f"unknown section {unknown[0]!r} (sections: defaults, queues)")
     defaults = data.get("defaults", {})
     if not isinstance(defaults, Mapping):
         raise fail("[defaults] must be a table")
-    unknown = sorted(set(defaults) - _DEFAULT_KEYS)
+    unknown = sorted(set(defaults) - _DEFAULT_KEYS, key=str)
     if unknown:
         raise fail(f"[defaults]: unknown key {unknown[0]!r} (keys: region, account)")
     region = _where(defaults, "region", "[defaults]", fail)
@@ -140,7 +145,7 @@ def _from_dict(data: Mapping[str, Any], source: str) -> Declarations:
         spec = {} if spec is None else spec
         if not isinstance(spec, Mapping):
             raise fail(f"{where}: must be a table")
-        unknown = sorted(set(spec) - _QUEUE_KEYS)
+        unknown = sorted(set(spec) - _QUEUE_KEYS, key=str)
         if unknown:
             raise fail(
                 f"{where}: unknown key {unknown[0]!r} (keys: region, account, attributes, tags)"
@@ -148,10 +153,15 @@ def _from_dict(data: Mapping[str, Any], source: str) -> Declarations:
         attributes = spec.get("attributes", {})
         if not isinstance(attributes, Mapping):
             raise fail(f"{where}: attributes must be a table")
+        for key in attributes:
+            if not isinstance(key, str):
+                raise fail(f"{where}: attribute names must be strings, not {key!r}")
         tags = spec.get("tags", {})
         if not isinstance(tags, Mapping):
             raise fail(f"{where}: tags must be a table")
         for key, value in tags.items():
+            if not isinstance(key, str):
+                raise fail(f"{where}: tag keys must be strings, not {key!r}")
             if not isinstance(value, str):
                 raise fail(f"{where}: tag {key!r} must be a string, not {value!r}")
         declared.append(
@@ -169,20 +179,28 @@ def _from_dict(data: Mapping[str, Any], source: str) -> Declarations:
 def _where(
     table: Mapping[str, Any], key: str, where: str, fail: Callable[[str], ConfigError]
 ) -> str | None:
-    value = table.get(key)
+    return check_place(key, table.get(key), where, fail)
+
+
+def check_place(
+    key: str, value: Any, where: str, fail: Callable[[str], ConfigError], named: str = ""
+) -> str | None:
+    """A region (``key`` "region") or an account ("account": 12 digits, or a number) as a
+    string, checked; None for None. ``named``: the setting's name in the file, if not ``key``."""
     if value is None:
         return None
-    if key == "account" and isinstance(value, int):
+    named = named or key
+    if key == "account" and isinstance(value, int) and not isinstance(value, bool):
         value = f"{value:012d}"
     if not isinstance(value, str):
-        raise fail(f"{where}: {key} must be a string, not {value!r}")
+        raise fail(f"{where}: {named} must be a string, not {value!r}")
     if key == "region":
         try:
             check_region(value)
         except ValueError as error:
             raise fail(f"{where}: {error}") from None
     elif not (len(value) == 12 and value.isascii() and value.isdigit()):
-        raise fail(f"{where}: account must be 12 digits, not {value!r}")
+        raise fail(f"{where}: {named} must be 12 digits, not {value!r}")
     return value
 
 
@@ -325,6 +343,9 @@ class _Applier:
         if isinstance(value, (int, float, str)):
             return str(value)
         if isinstance(value, Mapping) and name in _DOCUMENTS:
+            problem = _not_json(value, _DOCUMENT_DEPTH)
+            if problem is not None:
+                self.fail(queue, problem, name)
             document = dict(value)
             if name == "RedrivePolicy" and isinstance(document.get("deadLetterTargetArn"), str):
                 document["deadLetterTargetArn"] = self._arn(document["deadLetterTargetArn"])
@@ -343,3 +364,22 @@ class _Applier:
             return reference
         region, account = self.places.get(reference, (self.region, self.account))
         return f"arn:aws:sqs:{region}:{account}:{reference}"
+
+
+def _not_json(value: Any, depth: int) -> str | None:
+    """What keeps a policy table from being a JSON document, if anything: TOML's dates and
+    times, inf and nan, or nesting deeper than any policy needs."""
+    if isinstance(value, (str, int)) or value is None:  # bool is an int
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value!r} is not a number JSON can hold"
+    if hasattr(value, "isoformat"):  # TOML's dates and times
+        return f"the date or time {value.isoformat()} must be written as a string in a policy"
+    if not isinstance(value, (Mapping, list, tuple)):
+        return f"{value!r} has no JSON form"
+    if depth <= 0:
+        return "tables or arrays nested too deeply for a policy"
+    if isinstance(value, Mapping) and not all(isinstance(key, str) for key in value):
+        return f"keys must be strings, not {sorted(value, key=str)!r}"
+    items = value.values() if isinstance(value, Mapping) else value
+    return next((found for v in items if (found := _not_json(v, depth - 1))), None)

@@ -11,17 +11,25 @@ Read with pyhocon (``pip install 'sqsmock[elasticmq]'``). What maps:
 
 Anything else is named in a warning (``Declarations.warnings``), never dropped silently.
 ElasticMQ's own defaults file (``include classpath("application.conf")``) is what sqsmock does
-anyway, so that include is skipped.
+anyway, so that include is skipped. Other includes are read as ElasticMQ (Typesafe config) reads
+them: a relative name next to the including file, never in the working directory; a missing
+``include "x.conf"`` is skipped (HOCON's includes are optional; sqsmock names it in a warning),
+a missing ``include required("x.conf")`` is an error.
 """
 
 from __future__ import annotations
 
+import logging
+import math
+import os
 import re
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
-from ._declare import ConfigError, Declarations, QueueDeclaration
+from ._declare import ConfigError, Declarations, QueueDeclaration, check_place
 
 __all__ = ["load_elasticmq"]
 
@@ -68,14 +76,46 @@ def load_elasticmq(path: str) -> Declarations:
         raise ConfigError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: {error}") from None
+    folder = os.path.dirname(os.path.abspath(path))  # where its relative includes are
     try:
-        tree = ConfigFactory.parse_string(_CLASSPATH_INCLUDE.sub("", text))
+        with _missing_includes(ConfigFactory) as missing:
+            tree = ConfigFactory.parse_string(_CLASSPATH_INCLUDE.sub("", text), basedir=folder)
+    except OSError as error:  # include required("...") of a file that cannot be read
+        name = error.filename or error
+        raise ConfigError(f"{path}: a required include cannot be read: {name}") from None
     except (ConfigException, Exception) as error:  # pyparsing's errors are not pyhocon's
-        raise ConfigError(f"{path}: not valid HOCON: {str(error).splitlines()[-1]}") from None
+        lines = str(error).splitlines() or [type(error).__name__]
+        raise ConfigError(f"{path}: not valid HOCON: {lines[-1]}") from None
+    reader = _Reader(path)
+    reader.warnings.extend(
+        f"include {name}: no such file, skipped (write include required(...) to make it an error)"
+        for name in missing
+    )
     try:
-        return _Reader(path).read(tree)
+        return reader.read(tree)
     except _NotATable as error:
         raise ConfigError(f"{path}: {error}") from None
+
+
+@contextmanager
+def _missing_includes(factory: Any) -> Iterator[list[str]]:
+    """The files of optional includes that pyhocon skipped (it logs each) in this thread."""
+    missing: list[str] = []
+    thread = threading.get_ident()
+
+    def skipped(record: logging.LogRecord) -> bool:
+        if record.thread == thread and str(record.msg).startswith("Cannot include file"):
+            args = record.args
+            missing.append(str(args[0]) if isinstance(args, tuple) and args else "?")
+            return False  # named in a warning instead
+        return True
+
+    logger = logging.getLogger(factory.__module__)
+    logger.addFilter(skipped)
+    try:
+        yield missing
+    finally:
+        logger.removeFilter(skipped)
 
 
 class _Reader:
@@ -114,11 +154,13 @@ class _Reader:
         server: dict[str, Any] = {}
         for key, value in table.items():
             if key == "bind-port":
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise self.fail(f"rest-sqs.bind-port must be a number, not {value!r}")
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 65536:
+                    raise self.fail(f"rest-sqs.bind-port must be a port number, not {value!r}")
                 server["port"] = value
             elif key == "bind-hostname":
-                server["host"] = str(value)
+                if not isinstance(value, str):
+                    raise self.fail(f"rest-sqs.bind-hostname must be a string, not {value!r}")
+                server["host"] = value
             elif (key, value) in (("enabled", True), ("sqs-limits", "strict")):
                 pass
             elif key == "sqs-limits":
@@ -134,9 +176,9 @@ class _Reader:
         region = account = None
         for key, value in table.items():
             if key == "region":
-                region = str(value)
+                region = check_place("region", value, "aws", self.fail)
             elif key == "accountId":
-                account = f"{value:012d}" if isinstance(value, int) else str(value)
+                account = check_place("account", value, "aws", self.fail, "accountId")
             else:
                 self.warnings.append(f"aws.{key} is not supported and was ignored")
         return region, account
@@ -157,12 +199,22 @@ class _Reader:
                 unknown = sorted(set(dead) - {"name", "maxReceiveCount"})
                 if unknown or "name" not in dead:
                     raise self.fail(f"{where}: deadLettersQueue needs name and maxReceiveCount")
+                target, count = dead["name"], dead.get("maxReceiveCount", 3)
+                if not isinstance(target, str):
+                    raise self.fail(f"{where}: deadLettersQueue.name must be a string")
+                if isinstance(count, str) and count.isascii() and count.isdigit():
+                    count = int(count)  # HOCON reads a quoted number as a number
+                if isinstance(count, bool) or not isinstance(count, int):
+                    raise self.fail(
+                        f"{where}: deadLettersQueue.maxReceiveCount must be a whole number, "
+                        f"not {count!r}"
+                    )
                 attributes["RedrivePolicy"] = {
-                    "deadLetterTargetArn": _unquote(str(dead["name"])),
-                    "maxReceiveCount": dead.get("maxReceiveCount", 3),
+                    "deadLetterTargetArn": _unquote(target),
+                    "maxReceiveCount": count,
                 }
             elif key == "tags":
-                tags = {str(k): str(v) for k, v in _table(value, f"{where}: tags").items()}
+                tags = self.tags(_table(value, f"{where}: tags must be a block"), where)
             else:
                 self.warnings.append(f"{where}: {key} is not supported and was ignored")
         # ElasticMQ writes `fifo = false` and `contentBasedDeduplication = false` for standard
@@ -173,24 +225,43 @@ class _Reader:
                 del attributes["ContentBasedDeduplication"]
         return QueueDeclaration(name=name, attributes=attributes, tags=tags)
 
+    def tags(self, table: Mapping[str, Any], where: str) -> dict[str, str]:
+        tags = {}
+        for key, value in table.items():
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            elif isinstance(value, (int, float)):
+                value = str(value)  # HOCON turns a number into a string when one is asked for
+            if not isinstance(value, str):
+                raise self.fail(f"{where}: tag {key!r} must be a string, not {value!r}")
+            tags[_unquote(key)] = value
+        return tags
+
     def seconds(self, value: Any, where: str) -> int:
         if isinstance(value, bool):
             raise self.fail(f"{where}: not a duration: {value!r}")
         if isinstance(value, (int, float)):
-            return int(value)
+            return self.whole(value, where)
         if isinstance(value, timedelta):
-            return int(value.total_seconds())
+            return self.whole(value.total_seconds(), where)
         if hasattr(value, "normalized"):  # dateutil's relativedelta, as pyhocon parses units
             total = (
                 value.days * 86400 + value.hours * 3600 + value.minutes * 60 + value.seconds
             ) + value.microseconds / 1e6
             if value.months or value.years:
                 raise self.fail(f"{where}: a duration in months or years is too long")
-            return int(total)
+            return self.whole(total, where)
         match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*", str(value))
         if match and (match.group(2) or "s") in _UNIT_SECONDS:
-            return int(float(match.group(1)) * _UNIT_SECONDS[match.group(2) or "s"])
+            unit = _UNIT_SECONDS[match.group(2) or "s"]
+            return self.whole(float(match.group(1)) * unit, where)
         raise self.fail(f"{where}: not a duration: {value!r}")
+
+    def whole(self, seconds: float, where: str) -> int:
+        """Whole seconds (SQS's unit); a number too large to be one is refused."""
+        if isinstance(seconds, float) and not math.isfinite(seconds):
+            raise self.fail(f"{where}: not a duration: {seconds!r} seconds")
+        return int(seconds)
 
 
 def _table(value: Any, message: str = "must be a block") -> Mapping[str, Any]:

@@ -10,21 +10,30 @@ can start.
 Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python) run one after another in name
 order, in a thread, once the server is serving. Each gets the server's endpoint, a region and
 dummy credentials in its environment (``AWS_ENDPOINT_URL``, ``LOCALSTACK_HOST``, ...), so
-``aws``, ``awslocal`` and boto3 inside it reach this server. Each script's output and exit
-status are logged under its name; a failing script is reported (state ``ERROR``) and the server
+``aws``, ``awslocal`` and boto3 inside it reach this server. Each script's output is logged
+line by line under its name as it comes (none of it is kept: a script printing gigabytes costs
+no memory), then its exit status; a failing script is reported (state ``ERROR``) and the server
 keeps serving.
+
+A script is done when its process exits: a job it left in the background (``sleep 40 &``) holds
+its output pipe open, but does not hold up READY or the next script (its output is still
+logged). Each script runs in a process group of its own, so that stopping the server stops it
+and everything it started: SIGTERM to the group, then SIGKILL to what is left after a grace.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 __all__ = ["DEFAULT_INIT_DIR", "STAGES", "InitScripts", "LocalStackMode", "health_document"]
 
@@ -36,6 +45,12 @@ DEFAULT_INIT_DIR = "/etc/localstack/init/ready.d"
 STAGES = ("BOOT", "START", "READY", "SHUTDOWN")
 #: Seconds one script may run before it is stopped and reported as failed.
 SCRIPT_TIMEOUT = 600.0
+#: Seconds to wait, once a script has exited, for the output it wrote before exiting.
+OUTPUT_DRAIN = 0.25
+#: Seconds a stopped script's process group has between SIGTERM and SIGKILL.
+STOP_GRACE = 3.0
+#: The longest piece of output logged as one line (a longer line is logged in pieces).
+LINE_LIMIT = 16 * 1024
 
 
 def health_document(version: str) -> dict[str, Any]:
@@ -58,6 +73,10 @@ class InitScripts:
     scripts: list[Script] = field(default_factory=list)
     completed: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: Every script started (their process groups are stopped with the server).
+    _started: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    _stopping: bool = False
+    _runner: threading.Thread | None = None
 
     def __post_init__(self) -> None:
         if self.directory is not None and self.directory.is_dir():
@@ -72,45 +91,85 @@ class InitScripts:
         thread = threading.Thread(
             target=self._run, args=(environment,), name="sqsmock-init", daemon=True
         )
+        with self._lock:
+            self._stopping = False
+            self._runner = thread
         thread.start()
         return thread
+
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """Stop the script running and whatever any script left running (SIGTERM to each
+        script's process group, SIGKILL to what is left after ``grace`` seconds); run no more."""
+        with self._lock:
+            self._stopping = True
+            started, self._started = self._started, []
+            runner, self._runner = self._runner, None
+        _end_groups(started, grace)
+        if runner is not None:
+            runner.join(grace)  # its script has ended: the runner records that, and stops
 
     def _run(self, environment: dict[str, str]) -> None:
         env = {**os.environ, **environment}
         for script in self.scripts:
             with self._lock:
+                if self._stopping:
+                    break
                 script.state = "RUNNING"
-            command = (
-                [sys.executable, str(script.path)]
-                if script.path.suffix == ".py"
-                else ["bash", str(script.path)]
-            )
             log.info("init: running %s", script.path.name)
+            returncode = self._run_one(script, env)
+            with self._lock:
+                script.returncode = returncode
+                script.state = "SUCCESSFUL" if returncode == 0 else "ERROR"
+                stopped = self._stopping
+            if returncode == 0:
+                log.info("init: %s finished (exit status 0)", script.path.name)
+            elif stopped:
+                log.warning("init: %s stopped with the server", script.path.name)
+            else:
+                log.error("init: %s failed (exit status %s)", script.path.name, returncode)
+        with self._lock:
+            self.completed = not self._stopping
+
+    def _run_one(self, script: Script, env: dict[str, str]) -> int:
+        """Run one script to its exit; its output is logged by a thread of its own."""
+        command = ["bash", str(script.path)]
+        if script.path.suffix == ".py":
+            command = [sys.executable, str(script.path)]
+            env = {"PYTHONUNBUFFERED": "1", **env}  # its prints are logged as they happen
+        name = script.path.name
+        with self._lock:  # stop() either sees this process or stops it from starting
+            if self._stopping:
+                return -1
             try:
-                done = subprocess.run(
+                process = subprocess.Popen(
                     command,
                     env=env,
                     cwd=script.path.parent,
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
-                    timeout=SCRIPT_TIMEOUT,
-                    check=False,
+                    start_new_session=True,  # its own process group: stopped with the server
                 )
-                output, returncode = done.stdout.decode("utf-8", "replace"), done.returncode
-            except (OSError, subprocess.TimeoutExpired) as error:
-                output, returncode = str(error), -1
-            for line in output.splitlines():
-                log.info("init: %s: %s", script.path.name, line)
-            with self._lock:
-                script.returncode = returncode
-                script.state = "SUCCESSFUL" if returncode == 0 else "ERROR"
-            if returncode == 0:
-                log.info("init: %s finished (exit status 0)", script.path.name)
-            else:
-                log.error("init: %s failed (exit status %s)", script.path.name, returncode)
-        with self._lock:
-            self.completed = True
+            except OSError as error:
+                log.error("init: %s: %s", name, error)
+                return -1
+            self._started.append(process)
+        assert process.stdout is not None
+        reader = threading.Thread(
+            target=_log_output, args=(name, process.stdout), name=f"sqsmock-init-{name}"
+        )
+        reader.daemon = True
+        reader.start()
+        try:
+            returncode = process.wait(SCRIPT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            log.error("init: %s still running after %g s: stopping it", name, SCRIPT_TIMEOUT)
+            _end_groups([process], STOP_GRACE)
+            returncode = -1
+        # What it wrote before exiting is read now; a job it left in the background may hold
+        # the pipe open for long, and is not waited for (the reader goes on logging it).
+        reader.join(OUTPUT_DRAIN)
+        return returncode
 
     def _listed(self) -> list[dict[str, str]]:
         return [{"stage": "READY", "name": s.path.name, "state": s.state} for s in self.scripts]
@@ -139,6 +198,77 @@ class InitScripts:
                 "completed": completed[name],
                 "scripts": self._listed() if name == "READY" else [],
             }
+
+
+def _log_output(name: str, pipe: IO[bytes]) -> None:
+    """Log a script's output line by line as it comes, until every writer has closed it."""
+    with io.TextIOWrapper(pipe, encoding="utf-8", errors="replace") as text:
+        while line := text.readline(LINE_LIMIT):
+            log.info("init: %s: %s", name, line.rstrip("\r\n"))
+
+
+def _end_groups(processes: list[subprocess.Popen[bytes]], grace: float) -> None:
+    """SIGTERM to each process's group, SIGKILL after ``grace`` seconds to the groups left."""
+    if not processes:
+        return
+    if not hasattr(os, "killpg"):  # Windows: no process groups to signal
+        for process in processes:
+            process.terminate()
+        deadline = time.monotonic() + grace
+        for process in processes:
+            try:
+                process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+        return
+    groups = [p.pid for p in processes if _signal_group(p.pid, signal.SIGTERM)]
+    deadline = time.monotonic() + grace
+    while groups and time.monotonic() < deadline:
+        for process in processes:
+            process.poll()  # reap the scripts themselves
+        groups = [g for g in groups if _group_running(g)]
+        if groups:
+            time.sleep(0.02)
+    for group in groups:
+        _signal_group(group, signal.SIGKILL)
+    for process in processes:
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+            log.error("init: process %s did not end", process.pid)
+
+
+def _group_running(group: int) -> bool:
+    """Whether a process of the group still runs. Where /proc tells, zombies do not count: a
+    job orphaned by its script may wait long to be reaped (when the container's first process
+    reaps nothing), and its group has ended all the same."""
+    try:
+        entries = os.scandir("/proc")
+    except OSError:
+        return _signal_group(group, 0)
+    with entries:
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as file:
+                    fields = file.read().rpartition(b")")[2].split()
+            except OSError:  # it ended meanwhile
+                continue
+            if len(fields) > 2 and int(fields[2]) == group and fields[0] not in (b"Z", b"X"):
+                return True
+    return False
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send ``signum`` to a process group; False if the group no longer exists."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member changed its user: nothing sqsmock may stop
+        return False
+    return True
 
 
 @dataclass

@@ -132,7 +132,8 @@ class SqsHttpServer:
 
     async def close(self) -> None:
         """Stop listening, end long polls (they answer empty), finish the calls under way, and
-        close the runtime: after this its store holds everything the calls wrote.
+        close the runtime: after this its store holds everything the calls wrote. In LocalStack
+        mode, the init scripts and whatever they left running are stopped too.
 
         Requests already being handled -- even those whose body is still arriving -- are
         answered normally; requests that arrive on open connections from now on get
@@ -142,6 +143,9 @@ class SqsHttpServer:
         listener, web_server = self._listener, self._web
         self._listener = None
         self._stopping = True
+        scripts = None  # LocalStack mode: its init scripts stop with the server, meanwhile
+        if self.localstack is not None:
+            scripts = asyncio.get_running_loop().run_in_executor(None, self.localstack.scripts.stop)
         lane = self._lane
         if lane is not None:
             lane.stopping = True
@@ -163,6 +167,8 @@ class SqsHttpServer:
             await web_server.shutdown(self.shutdown_timeout)
         if listener is not None:
             await listener.wait_closed()
+        if scripts is not None:
+            await scripts
 
     def _make_request(
         self, message: Any, payload: Any, protocol: Any, writer: Any, task: Any

@@ -1,0 +1,211 @@
+"""LocalStack mode's init scripts as processes: a script is done when it exits (a job it left in
+the background does not hold READY), its output is logged as it comes and in bounded pieces, and
+stopping the server stops the scripts and everything they started.
+
+Each test runs real ``bash`` scripts; each script writes the ids of the processes it starts, and
+the test kills those by id whatever happens, so that no test leaves a process behind."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import sqsmock
+from sqsmock._adapters.http.localstack_mode import InitScripts
+
+pytestmark = pytest.mark.skipif(
+    sys.platform == "win32" or not Path("/proc/self").exists(),
+    reason="process groups, and /proc to tell a test's own processes",
+)
+
+
+@pytest.fixture
+def logged() -> Iterator[queue.Queue[str]]:
+    """The messages the init scripts' logger logs, as they are logged."""
+    messages: queue.Queue[str] = queue.Queue()
+
+    class Handler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            messages.put(record.getMessage())
+
+    logger = logging.getLogger("sqsmock.init")
+    handler, level = Handler(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield messages
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+@pytest.fixture
+def init_dir(tmp_path: Path) -> Iterator[Path]:
+    """A ready.d folder; every process id its scripts write to ``*.pid`` is killed at the end."""
+    folder = tmp_path / "ready.d"
+    folder.mkdir()
+    try:
+        yield folder
+    finally:
+        for written in tmp_path.glob("*.pid"):
+            with contextlib.suppress(ValueError, OSError):
+                kill_if_ours(int(written.read_text()), tmp_path)
+
+
+def kill_if_ours(pid: int, tmp_path: Path) -> None:
+    """SIGKILL a process a test script started (and its group), if it still runs that script
+    or a ``sleep`` of it: a process id may be used again once its process has gone."""
+    if not running(pid):
+        return
+    command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    if str(tmp_path).encode() in command or command.startswith(b"sleep"):
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)  # a script is the leader of its group
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def running(pid: int) -> bool:
+    """The process exists and has not ended (a zombie waits only to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 20.0) -> bool:
+    """Poll a real process's progress, boundedly."""
+    deadline = time.monotonic() + seconds
+    pause = threading.Event()
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(0.01)
+    return True
+
+
+def pids(folder: Path, *names: str) -> list[int]:
+    return [int((folder.parent / f"{name}.pid").read_text()) for name in names]
+
+
+def stop(scripts: InitScripts) -> None:
+    with contextlib.suppress(
+        AttributeError
+    ):  # (the runner without stop() leaves it to the fixture)
+        scripts.stop(0.5)
+
+
+def test_a_script_is_done_when_it_exits_though_its_background_job_holds_the_pipe(init_dir):
+    (init_dir / "01-background.sh").write_text("sleep 60 &\necho $! > ../job.pid\nexit 0\n")
+    (init_dir / "02-next.sh").write_text("echo next\n")
+    scripts = InitScripts(init_dir)
+    try:
+        runner = scripts.start({})
+        runner.join(15)
+        assert not runner.is_alive(), "READY waited for the background job"
+        assert scripts.document()["completed"]["READY"] is True
+        assert [s["state"] for s in scripts.document()["scripts"]] == ["SUCCESSFUL"] * 2
+        [job] = pids(init_dir, "job")
+        assert running(job)  # not stopped either: it runs on until the server stops
+        scripts.stop(0.5)
+        assert not running(job)
+    finally:
+        stop(scripts)
+
+
+WAITING = {
+    "01-waits.sh": (
+        "echo $$ > ../script.pid\necho first\n"
+        "while [ ! -e ../go ]; do sleep 0.01; done\necho last\n"
+    ),
+    "01-waits.py": (  # Python buffers what it prints into a pipe, unless told not to
+        "import os, pathlib, time\n"
+        "pathlib.Path('../script.pid').write_text(str(os.getpid()))\nprint('first')\n"
+        "while not os.path.exists('../go'): time.sleep(0.01)\nprint('last')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WAITING))
+def test_output_is_logged_as_it_comes(init_dir, logged, monkeypatch, name):
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # as in most environments
+    (init_dir / name).write_text(WAITING[name])
+    scripts = InitScripts(init_dir)
+    try:
+        runner = scripts.start({})
+        seen: list[str] = []
+        with contextlib.suppress(queue.Empty):
+            while f"init: {name}: first" not in seen:
+                seen.append(logged.get(timeout=15))
+        assert f"init: {name}: first" in seen, seen
+        assert scripts.document()["scripts"][0]["state"] == "RUNNING"
+        (init_dir.parent / "go").touch()
+        runner.join(15)
+        assert scripts.document()["scripts"][0]["state"] == "SUCCESSFUL"
+        assert f"init: {name}: last" in list(logged.queue)
+    finally:
+        stop(scripts)
+
+
+def test_a_long_line_is_logged_in_pieces_of_bounded_size(init_dir, logged):
+    size = 1_000_003  # one line of a megabyte: it is not held whole
+    (init_dir / "01-long.sh").write_text(f"head -c {size} /dev/zero | tr '\\0' x\necho\necho end\n")
+    scripts = InitScripts(init_dir)
+    try:
+        runner = scripts.start({})
+        runner.join(15)
+        assert scripts.document()["completed"]["READY"] is True
+    finally:
+        stop(scripts)
+    prefix = "init: 01-long.sh: "
+    lines = [m[len(prefix) :] for m in list(logged.queue) if m.startswith(prefix)]
+    assert lines[-1] == "end"
+    pieces = lines[:-1]
+    assert "".join(pieces) == "x" * size
+    assert max(len(p) for p in pieces) <= 64 * 1024
+
+
+def test_a_script_that_ignores_sigterm_is_killed_after_the_grace(init_dir):
+    (init_dir / "01-stubborn.sh").write_text(
+        "trap '' TERM\necho $$ > ../script.pid\nsleep 300 &\necho $! > ../job.pid\nwait\n"
+    )
+    scripts = InitScripts(init_dir)
+    try:
+        scripts.start({})
+        assert wait_until(lambda: (init_dir.parent / "job.pid").exists())
+        script, job = pids(init_dir, "script", "job")
+        scripts.stop(0.2)
+        assert not running(script)
+        assert wait_until(lambda: not running(job), 5)  # SIGKILL: no more than the kernel's time
+        assert scripts.document()["scripts"][0]["state"] == "ERROR"
+        assert scripts.document()["completed"]["READY"] is False
+    finally:
+        stop(scripts)
+
+
+def test_stopping_the_server_stops_its_scripts_and_what_they_started(init_dir):
+    (init_dir / "01-sleeps.sh").write_text(
+        "echo $$ > ../script.pid\nsleep 300 &\necho $! > ../job.pid\nwait\n"
+    )
+    (init_dir / "02-never.sh").write_text("echo $$ > ../never.pid\n")
+    with sqsmock.serve(port=0, localstack=True, init_dir=str(init_dir)) as server:
+        assert wait_until(lambda: (init_dir.parent / "job.pid").exists())
+        script, job = pids(init_dir, "script", "job")
+        assert running(script) and running(job)
+        mode = server.localstack
+    assert not running(script)
+    assert wait_until(lambda: not running(job), 5)
+    assert not (init_dir.parent / "never.pid").exists()  # no script starts once stopping
+    assert mode is not None
+    assert [s["state"] for s in mode.scripts.document()["scripts"]] == ["ERROR", "UNKNOWN"]
