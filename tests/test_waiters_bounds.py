@@ -190,6 +190,25 @@ def test_a_wait_keeps_no_more_than_the_log_bound_whole() -> None:
         assert sum(len(e.body) for e in found) <= 20_000 + 16 * 1024
 
 
+def test_a_record_cut_short_keeps_its_message_attributes_as_a_map() -> None:
+    """Cutting a record short cuts its attribute values, and they stay name -> attribute."""
+    with mock_sqs(clock="frozen") as mock:
+        log = mock.runtime.events
+        log.bounds = SimpleNamespace(keeping=True, byte_limit=2_000, most_bytes=2_000)
+        client = boto3.client("sqs", region_name=REGION)
+        url = client.create_queue(QueueName="jobs")["QueueUrl"]
+        query = log.query("jobs", "sent", count=3)
+        watch = log._watch(since_now=False)
+        long = {"note": {"DataType": "String", "StringValue": "n" * 3000}}
+        for n in range(3):
+            client.send_message(QueueUrl=url, MessageBody=str(n), MessageAttributes=long)
+            log._read(watch, query)
+        cut = watch.found[-1]
+        assert cut.truncated
+        assert cut.message_attributes["note"]["StringValue"] == "n" * 1024
+        assert cut.to_json()["message_attributes"]["note"]["DataType"] == "String"
+
+
 def test_a_wait_keeps_no_more_than_its_count() -> None:
     with mock_sqs(clock="frozen") as mock:
         log = mock.runtime.events

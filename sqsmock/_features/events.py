@@ -96,7 +96,7 @@ class QueueEvent:
         return replace(
             self,
             body=self.body[:TRUNCATED_KEPT],
-            message_attributes=cut(self.message_attributes),
+            message_attributes=cut(self.message_attributes)[0],
             truncated=True,
         )
 
