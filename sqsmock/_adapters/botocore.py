@@ -49,8 +49,9 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import render
+from ._sdk.chain import install_wrappers, uninstall_wrappers
 from ._sdk.endpoints import lookup_endpoint, remember_endpoint
-from ._sdk.hook import HOOKED_MARK, hook, install_wrappers, uninstall_wrappers
+from ._sdk.hook import HOOKED_MARK, hook
 from ._sdk.paths import (
     FAST,
     FULL,
