@@ -10,6 +10,7 @@ once no mock is active botocore's own method is under them and nothing of sqsmoc
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -201,3 +202,63 @@ def test_every_order_with_a_plain_wrapt_wrapper_on_aiobotocore() -> None:
                 assert chain(AioBaseClient) == [original], steps
 
     asyncio.run(main())
+
+
+class XRay:
+    """aws-xray-sdk's own patch of botocore (which it never undoes: ``off`` is the test's
+    clean-up, taking its two proxies out as a fresh process would not have them)."""
+
+    steps = ("on", "start", "stop")
+
+    def __init__(self) -> None:
+        from aws_xray_sdk.core import xray_recorder
+
+        patch = importlib.import_module("aws_xray_sdk.ext.botocore.patch")
+
+        class Emitter:
+            def send_entity(self, entity: Any) -> None:
+                pass
+
+            def set_daemon_address(self, address: Any) -> None:
+                pass
+
+        xray_recorder.configure(emitter=Emitter(), sampling=False, context_missing="LOG_ERROR")
+        self.recorder, self.patch, self.on_ = xray_recorder, patch, False
+
+    def on(self) -> None:
+        self.patch.patch()
+        self.on_ = True
+
+    def off(self) -> None:
+        for cls, name in (
+            (botocore.client.BaseClient, "_make_api_call"),
+            (botocore.endpoint.Endpoint, "prepare_request"),
+        ):
+            method = vars(cls)[name]
+            if is_proxy(method):
+                setattr(cls, name, method.__wrapped__)
+        if hasattr(botocore.client, "_xray_enabled"):
+            delattr(botocore.client, "_xray_enabled")
+        self.on_ = False
+
+    def count(self, call: Callable[[], Any]) -> int:
+        segment = self.recorder.begin_segment("test")
+        try:
+            call()
+            return len(segment.subsegments)
+        finally:
+            self.recorder.end_segment()
+
+    def mine(self, method: Any) -> bool:
+        return is_proxy(method) and method._self_wrapper is self.patch._xray_traced_botocore
+
+
+def test_every_order_with_aws_xray_sdk() -> None:
+    pytest.importorskip("aws_xray_sdk")
+    library, sqs = XRay(), boto3.client("sqs", region_name="us-east-1")
+    try:
+        for n in range(1, 5):
+            for steps in itertools.product(library.steps, repeat=n):
+                check_sync(library, steps, sqs)
+    finally:
+        library.off()
