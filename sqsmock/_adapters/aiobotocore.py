@@ -18,7 +18,9 @@ after the mock started, before or after sqsmock was imported:
   botocore adapter's ``(http, parsed)``, with an http response whose ``content`` is awaitable
   as aiobotocore's are. aiobotocore then skips signing and sending, emits ``after-call`` and
   raises the modeled error classes itself;
-* ``AioEndpoint._send`` refuses a request bound for real AWS that no mock answered.
+* ``AioEndpoint._send`` refuses a request bound for real AWS that no mock answered;
+* when a method on aiobotocore's (or botocore's) request path is someone else's, a full-path
+  call is answered beneath ``AIOHTTPSession.send``, so that everything on the path runs.
 
 It shares everything but the awaiting with the botocore adapter, through ``_sdk``; neither imports
 the other. Imported only when aiobotocore is (see ``sqsmock._activation``); sqsmock does not
@@ -33,24 +35,27 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import aiobotocore
 from aiobotocore.awsrequest import AioAWSResponse
 from aiobotocore.client import AioBaseClient
 from aiobotocore.credentials import AioCredentials
 from aiobotocore.endpoint import AioEndpoint
+from aiobotocore.httpsession import AIOHTTPSession
+from aiobotocore.signers import AioRequestSigner
 from botocore.model import OperationModel
 
 from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import SqsHttpResponse, render
-from ._sdk.chain import install_wrappers, uninstall_wrappers
+from ._sdk.chain import install_wrappers, own, uninstall_wrappers
 from ._sdk.endpoints import lookup_endpoint, remember_endpoint
 from ._sdk.hook import hook, hooked
 from ._sdk.paths import (
+    DEEP_KEY,
     FAST,
     FULL,
     FULL_KEY,
-    REQUEST_BUILDERS,
     as_sent,
     full_path,
     prepare,
@@ -67,6 +72,7 @@ from ._sdk.retry import (
     retry_sleep,
     sending_context,
 )
+from ._sdk.watched import watch, watch_sdk
 from ._stack import stack
 
 __all__ = ["AioSqsHttpResponse", "install", "uninstall"]
@@ -132,7 +138,7 @@ _DEFERRED = f"{DEFERRED}_async"
 
 def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
     context = sending_context(request)
-    if not context or _DEFERRED not in context:
+    if not context or _DEFERRED not in context or DEEP_KEY in context:
         return None
     return _answer_attempt(context, request)
 
@@ -171,6 +177,7 @@ def _patch_for_deferred_calls() -> None:
         finally:
             SENDING.reset(token)
 
+    own(_send_request, lambda: send)  # (on the request path: looked through by ``watched``)
     aiobotocore.endpoint.AioEndpoint._send_request = _send_request
 
     original = vars(legacy.AioRetryHandler).get("_call")
@@ -232,11 +239,20 @@ async def _resolve_endpoint_ruleset(
 
 
 async def _send(self: Any, request: Any) -> Any:
-    if stack:
+    if stack and DEEP_KEY not in (getattr(request, "context", None) or ()):
         error = refused(self, request)
         if error is not None:
             raise error
     return await _previous["_send"].__get__(self)(request)
+
+
+async def _session_send(self: Any, request: Any) -> Any:
+    """The HTTP session's ``send``: answers an attempt of a call that runs everything on the
+    request path (``DEEP_KEY``), beneath whatever wraps the session's ``send``."""
+    context = getattr(request, "context", None)
+    if context and DEEP_KEY in context and _DEFERRED in context:
+        return await _answer_attempt(context, request)
+    return await _previous["send"].__get__(self)(request)
 
 
 _CLASS = AioBaseClient
@@ -258,9 +274,20 @@ if inspect.iscoroutinefunction(vars(_CLASS).get("_convert_to_request_dict")):
 if inspect.iscoroutinefunction(vars(_CLASS).get("_resolve_endpoint_ruleset")):
     _previous["_resolve_endpoint_ruleset"] = vars(_CLASS)["_resolve_endpoint_ruleset"]
     _WRAPPERS.append((_CLASS, "_resolve_endpoint_ruleset", _resolve_endpoint_ruleset))
-# How aiobotocore builds a request: wrapped (as aws-xray-sdk wraps its prepare_request), the
-# full path is taken.
-REQUEST_BUILDERS.extend((vars(AioEndpoint), name) for name in ("create_request", "prepare_request"))
+#: The HTTP session aiobotocore sends with (``aiohttp``'s; an ``httpx`` one is not covered).
+if inspect.iscoroutinefunction(vars(AIOHTTPSession).get("send")):
+    _previous["send"] = vars(AIOHTTPSession)["send"]
+    _WRAPPERS.append((AIOHTTPSession, "send", _session_send))
+# aiobotocore's own request path: a method on it that is someone else's sends calls down the
+# full path (``_sdk.watched``).
+watch_sdk(aiobotocore)
+watch(_CLASS, ["_make_request"])
+watch(
+    AioEndpoint,
+    ["create_request", "_send_request", "_get_response", "_do_get_response", "_send"],
+)
+watch(AioRequestSigner, ["handler", "sign", "get_auth_instance", "_choose_signer"])
+watch(AIOHTTPSession, ["send"])
 
 
 def install() -> None:

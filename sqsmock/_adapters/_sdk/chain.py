@@ -22,11 +22,27 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["install_wrappers", "is_proxy", "uninstall_wrappers", "wraps_ours"]
+__all__ = ["below_own", "install_wrappers", "is_proxy", "own", "uninstall_wrappers", "wraps_ours"]
 
 #: How deep a chain of wrappers is followed: far more than anyone stacks.
 _DEPTH = 32
 _PLAIN = (types.FunctionType, types.MethodType, types.BuiltinFunctionType)
+
+
+#: sqsmock's own wrappers of the SDK's methods, by id: ``(the wrapper, what it calls now)``.
+_own: dict[int, tuple[Any, Callable[[], Any]]] = {}
+
+
+def own(wrapper: Any, below: Callable[[], Any]) -> None:
+    """Note ``wrapper`` as sqsmock's, calling what ``below()`` returns (``_sdk.watched`` looks
+    through it to what it calls)."""
+    _own[id(wrapper)] = (wrapper, below)
+
+
+def below_own(method: Any) -> Any:
+    """What ``method`` calls if it is one of sqsmock's wrappers; None otherwise."""
+    found = _own.get(id(method))
+    return found[1]() if found is not None and found[0] is method else None
 
 
 def is_proxy(obj: Any) -> bool:
@@ -69,6 +85,7 @@ def install_wrappers(
     there is none); what it then wraps is remembered in ``previous``. A wrapper already in the
     chain (left under someone's plain wrapper) is not put there twice."""
     for cls, name, ours in wrappers:
+        own(ours, lambda name=name: previous[name])  # type: ignore[misc]
         current = vars(cls).get(name, getattr(cls, name))
         if wraps_ours(current, ours):
             continue

@@ -19,6 +19,7 @@ import threading
 from typing import Any
 
 from ..._runtime import Runtime
+from .chain import own
 
 __all__ = [
     "CLOCK",
@@ -182,5 +183,6 @@ def _patch_rate_limiter() -> None:
             self._current_capacity -= amount
             return True
 
+    own(send_request, lambda: send)  # (on the request path: looked through by ``watched``)
     botocore.endpoint.Endpoint._send_request = send_request
     bucket.TokenBucket.acquire = acquire_token

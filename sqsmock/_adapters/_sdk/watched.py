@@ -1,0 +1,120 @@
+"""Is anything on botocore's request path someone else's? Then a call takes the full path.
+
+An SQS call answered at ``before-call`` never reaches what a real call runs after it: building
+the request (``Endpoint.create_request``/``prepare_request``), signing (``RequestSigner.sign``
+and the auth class's ``add_auth``), ``Endpoint.make_request`` and its send loop, and the HTTP
+session's ``send``. Monitoring agents wrap exactly these -- Instana wraps
+``SigV4Auth.add_auth`` to read the request's headers, New Relic ``Endpoint.make_request`` to
+record external-call metrics, aws-xray-sdk and OpenTelemetry ``prepare_request`` to add
+``X-Amzn-Trace-Id`` -- and expect them to run as often as against AWS. So when any of these
+methods (or aiobotocore's, once its adapter is loaded) is not the SDK's own -- wrapped, or
+replaced by a function defined elsewhere -- every call takes the path that runs them all.
+
+sqsmock's own wrappers on that path (``chain.own``) are looked through: what counts is what
+they call. The answer is remembered until one of the methods changes, which each call notices
+by comparing the methods' identities (a couple of microseconds; nothing is walked again).
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import types
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any
+
+import botocore
+import botocore.auth
+import botocore.client
+import botocore.endpoint
+import botocore.httpsession
+import botocore.signers
+
+from .chain import below_own
+
+__all__ = ["foreign_on_path", "watch", "watch_sdk"]
+
+_DEPTH = 32
+#: The directories of the SDKs' packages: a method whose code lives there is the SDK's own
+#: (botocore decorates some of its methods itself, with ``functools.wraps``).
+_sdk_dirs: tuple[str, ...] = ()
+#: The methods on the path, as (the class's namespace, name); ``vars(cls)`` is a live view.
+_namespaces: list[Any] = []
+_names: list[str] = []
+#: ``[methods as last seen, whether any of them was someone else's]``.
+_memo: list[Any] = [[], False]
+_get = types.MappingProxyType.get
+_is = operator.is_
+
+
+def watch_sdk(package: ModuleType) -> None:
+    """Count code in ``package``'s directory as the SDK's own."""
+    global _sdk_dirs
+    folder = os.path.dirname(package.__file__ or "") + os.sep
+    if folder not in _sdk_dirs:
+        _sdk_dirs = (*_sdk_dirs, folder)
+
+
+def watch(cls: type, names: Iterable[str]) -> None:
+    """Watch ``cls``'s own methods ``names`` (each as defined on the class itself)."""
+    for name in names:
+        if name in vars(cls):
+            _namespaces.append(vars(cls))
+            _names.append(name)
+    _memo[0] = []
+
+
+def _native(method: Any) -> bool:
+    """Is ``method`` the SDK's own (looking through sqsmock's wrappers)?"""
+    for _ in range(_DEPTH):
+        below = below_own(method)
+        if below is None:
+            code = getattr(method, "__code__", None)
+            return (
+                type(method) is types.FunctionType
+                and code is not None
+                and code.co_filename.startswith(_sdk_dirs)
+            )
+        method = below
+    return False
+
+
+def foreign_on_path() -> bool:
+    """Is any method on the request path not the SDK's own?"""
+    current = list(map(_get, _namespaces, _names))
+    seen = _memo[0]
+    if len(seen) == len(current) and all(map(_is, current, seen)):
+        return bool(_memo[1])
+    found = not all(map(_native, current))
+    _memo[:] = [current, found]
+    return found
+
+
+def _auth_classes() -> set[type]:
+    """Every class in botocore's signer table, and the classes they inherit ``add_auth`` from."""
+    found: set[type] = set()
+    for auth in botocore.auth.AUTH_TYPE_MAPS.values():
+        if isinstance(auth, type):
+            found.update(cls for cls in auth.__mro__ if "add_auth" in vars(cls))
+    return found
+
+
+watch_sdk(botocore)
+watch(botocore.client.BaseClient, ["_make_request"])
+watch(
+    botocore.endpoint.Endpoint,
+    [
+        "make_request",
+        "_send_request",
+        "create_request",
+        "prepare_request",
+        "_get_response",
+        "_do_get_response",
+        "_send",
+    ],
+)
+watch(botocore.signers.RequestSigner, ["handler", "sign", "get_auth_instance", "_choose_signer"])
+watch(botocore.httpsession.URLLib3Session, ["send"])
+for _auth in sorted(_auth_classes(), key=lambda cls: cls.__qualname__):
+    watch(_auth, ["add_auth"])
