@@ -48,7 +48,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import SqsHttpResponse, render
-from ._sdk.chain import install_wrappers, own, uninstall_wrappers
+from ._sdk.chain import install_wrappers, uninstall_wrappers
 from ._sdk.endpoints import lookup_endpoint, remember_endpoint
 from ._sdk.hook import hook, hooked
 from ._sdk.paths import (
@@ -152,6 +152,9 @@ async def _answer_attempt(context: Any, request: Any) -> Any:
 
 
 _legacy_patched = False
+#: What each method patched for deferred calls called when it was patched (beneath any other
+#: library's proxy: ``chain.install_wrappers``); patched for the process's lifetime.
+_patched: dict[str, Callable[..., Any]] = {}
 
 
 def _patch_for_deferred_calls() -> None:
@@ -165,9 +168,8 @@ def _patch_for_deferred_calls() -> None:
     import aiobotocore.endpoint
     import aiobotocore.retryhandler as legacy
 
-    send = aiobotocore.endpoint.AioEndpoint._send_request
-
     async def _send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
+        send = _patched["_send_request"]
         context = request_dict.get("context")
         if not context or _DEFERRED not in context:
             return await send(self, request_dict, operation_model)
@@ -177,20 +179,18 @@ def _patch_for_deferred_calls() -> None:
         finally:
             SENDING.reset(token)
 
-    own(_send_request, lambda: send)  # (on the request path: looked through by ``watched``)
-    aiobotocore.endpoint.AioEndpoint._send_request = _send_request
+    install_wrappers([(aiobotocore.endpoint.AioEndpoint, "_send_request", _send_request)], _patched)
 
-    original = vars(legacy.AioRetryHandler).get("_call")
-    if not inspect.iscoroutinefunction(original):  # another layout: it sleeps as it would
-        return
+    if not inspect.iscoroutinefunction(vars(legacy.AioRetryHandler).get("_call")):
+        return  # another layout: it sleeps as it would
 
     async def _call(
         self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
     ) -> Any:
-        delay = await original(self, attempts, response, caught_exception, **kw)
+        delay = await _patched["_call"](self, attempts, response, caught_exception, **kw)
         return retry_sleep(delay, context_of(kw.get("request_dict")))
 
-    legacy.AioRetryHandler._call = _call
+    install_wrappers([(legacy.AioRetryHandler, "_call", _call)], _patched)
 
 
 async def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
