@@ -12,16 +12,14 @@ replaced by a function defined elsewhere -- every call takes the path that runs 
 
 sqsmock's own wrappers on that path (``chain.own``) are looked through: what counts is what
 they call. The answer is remembered until one of the methods changes, which each call notices
-by comparing the identities of the watched methods (a microsecond or two on the fast path;
-nothing is walked again).
+by comparing the identities of the watched methods (``_check``; nothing is walked again).
 """
 
 from __future__ import annotations
 
-import operator
 import os
 import types
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
@@ -43,10 +41,7 @@ _sdk_dirs: tuple[str, ...] = ()
 #: The methods on the path, as (the class's namespace, name); ``vars(cls)`` is a live view.
 _namespaces: list[Any] = []
 _names: list[str] = []
-#: ``[methods as last seen, whether any of them was someone else's]``.
-_memo: list[Any] = [[], False]
 _get = types.MappingProxyType.get
-_is = operator.is_
 
 
 def watch_sdk(package: ModuleType) -> None:
@@ -59,11 +54,12 @@ def watch_sdk(package: ModuleType) -> None:
 
 def watch(cls: type, names: Iterable[str]) -> None:
     """Watch ``cls``'s own methods ``names`` (each as defined on the class itself)."""
+    global _check
     for name in names:
         if name in vars(cls):
             _namespaces.append(vars(cls))
             _names.append(name)
-    _memo[0] = []
+    _check = _unknown
 
 
 def _native(method: Any) -> bool:
@@ -83,13 +79,34 @@ def _native(method: Any) -> bool:
 
 def foreign_on_path() -> bool:
     """Is any method on the request path not the SDK's own?"""
+    found = _check()
+    return _recheck() if found is None else found
+
+
+def _recheck() -> bool:
+    """Look at every method on the path afresh, and compile ``_check`` for what is there now."""
+    global _check
     current = list(map(_get, _namespaces, _names))
-    seen = _memo[0]
-    if len(seen) == len(current) and all(map(_is, current, seen)):
-        return bool(_memo[1])
     found = not all(map(_native, current))
-    _memo[:] = [current, found]
+    env: dict[str, Any] = {"FOUND": found}
+    same = []
+    for i, (namespace, name, method) in enumerate(zip(_namespaces, _names, current, strict=True)):
+        env[f"n{i}"], env[f"m{i}"] = namespace, method
+        same.append(f"n{i}.get({name!r}) is m{i}")
+    exec(f"def check():\n    return FOUND if {' and '.join(same) or 'True'} else None\n", env)
+    _check = env["check"]
     return found
+
+
+def _unknown() -> bool | None:
+    return None
+
+
+#: ``FOUND`` (whether a method on the path is someone else's) while every method on the path
+#: is the one last looked at; None once one has changed. Compiled by ``_recheck`` to compare
+#: each method's identity with one expression: a call on the fast path pays about a microsecond
+#: for it, a loop over the methods would cost two to three times that.
+_check: Callable[[], bool | None] = _unknown
 
 
 def _auth_classes() -> set[type]:
