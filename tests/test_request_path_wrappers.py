@@ -164,3 +164,29 @@ def test_aiobotocore_wrapped_signer_and_session_send_run_once_per_call(wrap) -> 
 
     asyncio.run(main())
     assert len(signed) == len(sent) == 4
+
+
+def test_aiobotocore_on_httpx_with_a_wrapped_signer_is_answered_before_any_network(wrap) -> None:
+    """sqsmock does not wrap the httpx session's ``send``: the call is answered beneath
+    ``AioEndpoint._send``, and nothing leaves the process."""
+    pytest.importorskip("httpx")
+    from aiobotocore.config import AioConfig
+    from aiobotocore.endpoint import AioEndpoint
+    from aiobotocore.httpxsession import HttpxSession
+    from aiobotocore.session import get_session
+
+    signed = wrap(botocore.auth.SigV4Auth, "add_auth", lambda i, a, k: a[0].url)
+    sent = wrap(AioEndpoint, "_send", lambda i, a, k: a[0].url)
+    config = AioConfig(http_session_cls=HttpxSession)
+
+    async def main() -> None:
+        with mock_sqs():
+            session = get_session()
+            async with session.create_client("sqs", region_name="us-east-1", config=config) as sqs:
+                url = (await sqs.create_queue(QueueName="q"))["QueueUrl"]
+                await sqs.send_message(QueueUrl=url, MessageBody="m")
+                got = await sqs.receive_message(QueueUrl=url)
+                assert got["Messages"][0]["Body"] == "m"
+
+    asyncio.run(main())
+    assert len(signed) == len(sent) == 3

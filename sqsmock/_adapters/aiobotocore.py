@@ -48,7 +48,7 @@ from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import SqsHttpResponse, render
-from ._sdk.chain import install_wrappers, uninstall_wrappers
+from ._sdk.chain import install_wrappers, uninstall_wrappers, wraps_ours
 from ._sdk.endpoints import lookup_endpoint, remember_endpoint
 from ._sdk.hook import hook, hooked
 from ._sdk.paths import (
@@ -239,7 +239,11 @@ async def _resolve_endpoint_ruleset(
 
 
 async def _send(self: Any, request: Any) -> Any:
-    if stack and DEEP_KEY not in (getattr(request, "context", None) or ()):
+    context = getattr(request, "context", None)
+    if context and DEEP_KEY in context and _DEFERRED in context:
+        if not wraps_ours(getattr(type(self.http_session), "send", None), _session_send):
+            return await _answer_attempt(context, request)  # a session sqsmock does not wrap
+    elif stack:
         error = refused(self, request)
         if error is not None:
             raise error
