@@ -190,3 +190,33 @@ def test_aiobotocore_on_httpx_with_a_wrapped_signer_is_answered_before_any_netwo
 
     asyncio.run(main())
     assert len(signed) == len(sent) == 3
+
+
+def test_a_wrapper_put_on_a_subclass_over_an_inherited_method_runs() -> None:
+    """aws-xray-sdk wraps ``AioEndpoint.prepare_request``, which aiobotocore inherits from
+    botocore: the wrapper lands on the subclass, and still runs once per call."""
+    pytest.importorskip("aiobotocore")
+    from aiobotocore.endpoint import AioEndpoint
+    from aiobotocore.session import get_session
+
+    assert "prepare_request" not in vars(AioEndpoint)
+    original = botocore.endpoint.Endpoint.prepare_request
+    seen: list[str] = []
+
+    def inject(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+        seen.append(args[0].url)
+        return wrapped(*args, **kwargs)
+
+    wrapt.wrap_function_wrapper(AioEndpoint, "prepare_request", inject)
+
+    async def main() -> None:
+        with mock_sqs():
+            async with get_session().create_client("sqs", region_name="us-east-1") as sqs:
+                await sqs.list_queues()
+
+    try:
+        asyncio.run(main())
+    finally:
+        del AioEndpoint.prepare_request
+    assert AioEndpoint.prepare_request is original
+    assert len(seen) == 1

@@ -288,7 +288,15 @@ watch_sdk(aiobotocore)
 watch(_CLASS, ["_make_request"])
 watch(
     AioEndpoint,
-    ["create_request", "_send_request", "_get_response", "_do_get_response", "_send"],
+    [
+        "make_request",
+        "_send_request",
+        "create_request",
+        "prepare_request",
+        "_get_response",
+        "_do_get_response",
+        "_send",
+    ],
 )
 watch(AioRequestSigner, ["handler", "sign", "get_auth_instance", "_choose_signer"])
 watch(AIOHTTPSession, ["send"])

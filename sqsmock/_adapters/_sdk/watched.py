@@ -53,17 +53,21 @@ def watch_sdk(package: ModuleType) -> None:
 
 
 def watch(cls: type, names: Iterable[str]) -> None:
-    """Watch ``cls``'s own methods ``names`` (each as defined on the class itself)."""
+    """Watch ``cls``'s own methods ``names``, as defined on the class itself: one it inherits
+    counts as the SDK's own (its base class is watched) until someone puts one on ``cls`` --
+    as aws-xray-sdk wraps ``AioEndpoint.prepare_request``, which aiobotocore inherits."""
     global _check
     for name in names:
-        if name in vars(cls):
-            _namespaces.append(vars(cls))
-            _names.append(name)
+        _namespaces.append(vars(cls))
+        _names.append(name)
     _check = _unknown
 
 
 def _native(method: Any) -> bool:
-    """Is ``method`` the SDK's own (looking through sqsmock's wrappers)?"""
+    """Is ``method`` the SDK's own (looking through sqsmock's wrappers)? None, a method the
+    class inherits, is."""
+    if method is None:
+        return True
     for _ in range(_DEPTH):
         below = below_own(method)
         if below is None:
