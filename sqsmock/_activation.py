@@ -33,7 +33,7 @@ import wrapt
 from ._adapters import _stack
 from ._runtime import Runtime
 
-__all__ = ["activate", "deactivate"]
+__all__ = ["activate", "deactivate", "innermost"]
 
 _env_set: dict[str, str | None] = {}
 _aio_hook_registered = False
@@ -57,6 +57,11 @@ def deactivate(runtime: Runtime) -> None:
         if not _stack.stack:
             _uninstall()
             _restore_environment()
+
+
+def innermost() -> Runtime | None:
+    """The runtime of the innermost active mock (the one answering), if any."""
+    return _stack.active()
 
 
 # -- installing -------------------------------------------------------------------------------

@@ -3,12 +3,20 @@
 A ``MockSQS`` holds options; activating it (``start()``, ``with``, or a decorated call) builds a
 fresh, empty backend and puts the mock on top of the interception stack. Activations of the same
 object nest by counting, so ``with m: with m:`` or a decorated function calling itself share one
-state and only the outermost exit deactivates; distinct mocks nest as a stack, the innermost one
-answering.
+state and only the outermost exit deactivates.
+
+Distinct mocks nest as a stack: the inner one gets a state of its own and answers until it
+stops. With ``join`` (the ``sqsmock_join`` ini option for a whole test session), a mock started
+while the answering mock has the same options *joins* it instead: it shares that state, and its
+stop leaves it running -- moto's nesting, where nested ``mock_aws()`` share one state, so that
+fixtures written for moto (one creating the queue inside ``with mock_aws():``, another using it
+inside its own) work unchanged. A nested mock with other options (another account, region,
+clock, persistence, declared queues) still gets its own state.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import os
@@ -61,26 +69,42 @@ class MockSQS(Handle):
         self.allow_aws = options.allow_aws
         self._depth = 0
         self._lock = threading.Lock()
+        #: The active mock this one joined (``start()`` found it answering, with equal options).
+        self._host: MockSQS | None = None
 
     # -- activation -------------------------------------------------------------------------
 
     def start(self) -> MockSQS:
-        """Activate the mock (with empty state, unless already active); returns the handle."""
+        """Activate the mock (with empty state, unless already active, or -- with ``join`` --
+        joining the answering mock of the same options); returns the handle."""
         with self._lock:
             if self._depth == 0:
-                self._runtime = self._new_runtime()
-                _activation.activate(self._runtime, allow_aws=self.allow_aws)
+                with _owners_lock:
+                    host = _joinable(self.options)
+                    if host is not None:
+                        self._host, self._runtime = host, host._runtime
+                    else:
+                        self._runtime = self._new_runtime()
+                        _activation.activate(self._runtime, allow_aws=self.allow_aws)
+                        _owners.append(self)
             self._depth += 1
         return self
 
     def stop(self) -> None:
-        """Undo one ``start()``; the outermost one deactivates. Extra calls do nothing."""
+        """Undo one ``start()``; the outermost one deactivates (unless the mock joined another,
+        which goes on). Extra calls do nothing."""
         with self._lock:
             if self._depth == 0:
                 return
             self._depth -= 1
             if self._depth == 0:
                 runtime, self._runtime = self._runtime, None
+                if self._host is not None:
+                    self._host = None
+                    return
+                with _owners_lock:
+                    if self in _owners:
+                        _owners.remove(self)
                 if runtime is not None:
                     _activation.deactivate(runtime)
                     runtime.close()
@@ -192,6 +216,24 @@ class MockSQS(Handle):
         return f"<MockSQS {self.region}/{self.account_id} {state}>"
 
 
+#: The active mocks that put their runtime on the interception stack, innermost last (a mock
+#: that joined another is not among them).
+_owners: list[MockSQS] = []
+_owners_lock = threading.Lock()
+
+
+def _joinable(options: MockOptions) -> MockSQS | None:
+    """The active mock a mock with ``options`` joins: with ``join``, the one answering, if its
+    other options are equal. The caller holds ``_owners_lock``."""
+    if not _owners:
+        return None
+    host = _owners[-1]
+    runtime = host._runtime
+    if not options.join or runtime is None or runtime is not _activation.innermost():
+        return None
+    return host if dataclasses.replace(host.options, join=True) == options else None
+
+
 def _bind_instance(member: Any, test: Any) -> Callable[..., Any]:
     """A ``setup_method``-like class member, bound to the test instance."""
     bound: Callable[..., Any] = member.__get__(test, type(test))
@@ -244,6 +286,7 @@ def mock_sqs(
     delivery: Delivery | dict[str, Any] | None = ...,
     config: str | os.PathLike[str] | Mapping[str, Any] | None = ...,
     allow_aws: bool | None = ...,
+    join: bool | None = ...,
 ) -> MockSQS: ...
 
 

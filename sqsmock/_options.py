@@ -80,6 +80,9 @@ BY_DEFAULT: Any = None
 #: ``allow_aws`` of a mock that does not set it; the pytest plugin's ``sqsmock_allow_aws`` ini
 #: option sets it for a test session.
 ALLOW_AWS_DEFAULT = False
+#: ``join`` of a mock that does not set it; the pytest plugin's ``sqsmock_join`` ini option
+#: sets it for a test session.
+JOIN_DEFAULT = False
 
 
 def about(doc: str, *, flag: str | None = None, first: bool = False, **cli: Any) -> dict[str, Any]:
@@ -260,11 +263,20 @@ class MockOptions(StateOptions):
         ),
     )
 
+    join: bool = field(
+        default=BY_DEFAULT,
+        metadata=about(
+            "started while a mock with the same options is active, share its state as moto's "
+            "nested mock_aws() do (default: a state of its own, or the sqsmock_join ini option)"
+        ),
+    )
+
     def __post_init__(self) -> None:
         super().__post_init__()
         self._set(
             "allow_aws", ALLOW_AWS_DEFAULT if self.allow_aws is None else bool(self.allow_aws)
         )
+        self._set("join", JOIN_DEFAULT if self.join is None else bool(self.join))
 
 
 def options_error(caller: str, unknown: list[str], names: tuple[str, ...]) -> TypeError:

@@ -48,6 +48,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="bool",
         default=False,
     )
+    parser.addini(
+        "sqsmock_join",
+        "a mock_sqs() started while a mock with the same options is active shares its state, "
+        "as moto's nested mock_aws() do (default: a state of its own)",
+        type="bool",
+        default=False,
+    )
 
 
 def _ini_config(config: pytest.Config) -> str | None:
@@ -59,6 +66,7 @@ def _ini_config(config: pytest.Config) -> str | None:
 
 
 _allow_aws_before: list[bool] = []
+_join_before: list[bool] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,11 +77,15 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     _allow_aws_before.append(_options.ALLOW_AWS_DEFAULT)
     _options.ALLOW_AWS_DEFAULT = bool(config.getini("sqsmock_allow_aws"))
+    _join_before.append(_options.JOIN_DEFAULT)
+    _options.JOIN_DEFAULT = bool(config.getini("sqsmock_join"))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _allow_aws_before:
         _options.ALLOW_AWS_DEFAULT = _allow_aws_before.pop()
+    if _join_before:
+        _options.JOIN_DEFAULT = _join_before.pop()
 
 
 @pytest.fixture

@@ -18,7 +18,9 @@ after the mock started, before or after sqsmock was imported:
   botocore adapter's ``(http, parsed)``, with an http response whose ``content`` is awaitable
   as aiobotocore's are. aiobotocore then skips signing and sending, emits ``after-call`` and
   raises the modeled error classes itself;
-* ``AioEndpoint._send`` refuses a request bound for real AWS that no mock answered.
+* ``AioEndpoint._send`` refuses a request bound for real AWS that no mock answered;
+* when a method on aiobotocore's (or botocore's) request path is someone else's, a full-path
+  call is answered beneath ``AIOHTTPSession.send``, so that everything on the path runs.
 
 It shares everything but the awaiting with the botocore adapter, through ``_sdk``; neither imports
 the other. Imported only when aiobotocore is (see ``sqsmock._activation``); sqsmock does not
@@ -33,23 +35,27 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import aiobotocore
 from aiobotocore.awsrequest import AioAWSResponse
 from aiobotocore.client import AioBaseClient
 from aiobotocore.credentials import AioCredentials
 from aiobotocore.endpoint import AioEndpoint
+from aiobotocore.httpsession import AIOHTTPSession
+from aiobotocore.signers import AioRequestSigner
 from botocore.model import OperationModel
 
 from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import SqsHttpResponse, render
+from ._sdk.chain import install_wrappers, uninstall_wrappers, wraps_ours
 from ._sdk.endpoints import lookup_endpoint, remember_endpoint
-from ._sdk.hook import hook, hooked, install_wrappers, uninstall_wrappers
+from ._sdk.hook import hook, hooked
 from ._sdk.paths import (
+    DEEP_KEY,
     FAST,
     FULL,
     FULL_KEY,
-    REQUEST_BUILDERS,
     as_sent,
     full_path,
     prepare,
@@ -66,6 +72,7 @@ from ._sdk.retry import (
     retry_sleep,
     sending_context,
 )
+from ._sdk.watched import watch, watch_sdk
 from ._stack import stack
 
 __all__ = ["AioSqsHttpResponse", "install", "uninstall"]
@@ -131,7 +138,7 @@ _DEFERRED = f"{DEFERRED}_async"
 
 def _before_send(request: Any, **_: Any) -> Coroutine[Any, Any, Any] | None:
     context = sending_context(request)
-    if not context or _DEFERRED not in context:
+    if not context or _DEFERRED not in context or DEEP_KEY in context:
         return None
     return _answer_attempt(context, request)
 
@@ -145,6 +152,9 @@ async def _answer_attempt(context: Any, request: Any) -> Any:
 
 
 _legacy_patched = False
+#: What each method patched for deferred calls called when it was patched (beneath any other
+#: library's proxy: ``chain.install_wrappers``); patched for the process's lifetime.
+_patched: dict[str, Callable[..., Any]] = {}
 
 
 def _patch_for_deferred_calls() -> None:
@@ -158,9 +168,8 @@ def _patch_for_deferred_calls() -> None:
     import aiobotocore.endpoint
     import aiobotocore.retryhandler as legacy
 
-    send = aiobotocore.endpoint.AioEndpoint._send_request
-
     async def _send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
+        send = _patched["_send_request"]
         context = request_dict.get("context")
         if not context or _DEFERRED not in context:
             return await send(self, request_dict, operation_model)
@@ -170,19 +179,18 @@ def _patch_for_deferred_calls() -> None:
         finally:
             SENDING.reset(token)
 
-    aiobotocore.endpoint.AioEndpoint._send_request = _send_request
+    install_wrappers([(aiobotocore.endpoint.AioEndpoint, "_send_request", _send_request)], _patched)
 
-    original = vars(legacy.AioRetryHandler).get("_call")
-    if not inspect.iscoroutinefunction(original):  # another layout: it sleeps as it would
-        return
+    if not inspect.iscoroutinefunction(vars(legacy.AioRetryHandler).get("_call")):
+        return  # another layout: it sleeps as it would
 
     async def _call(
         self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
     ) -> Any:
-        delay = await original(self, attempts, response, caught_exception, **kw)
+        delay = await _patched["_call"](self, attempts, response, caught_exception, **kw)
         return retry_sleep(delay, context_of(kw.get("request_dict")))
 
-    legacy.AioRetryHandler._call = _call
+    install_wrappers([(legacy.AioRetryHandler, "_call", _call)], _patched)
 
 
 async def _make_api_call(self: Any, operation_name: str, api_params: Any) -> Any:
@@ -231,11 +239,24 @@ async def _resolve_endpoint_ruleset(
 
 
 async def _send(self: Any, request: Any) -> Any:
-    if stack:
+    context = getattr(request, "context", None)
+    if context and DEEP_KEY in context and _DEFERRED in context:
+        if not wraps_ours(getattr(type(self.http_session), "send", None), _session_send):
+            return await _answer_attempt(context, request)  # a session sqsmock does not wrap
+    elif stack:
         error = refused(self, request)
         if error is not None:
             raise error
     return await _previous["_send"].__get__(self)(request)
+
+
+async def _session_send(self: Any, request: Any) -> Any:
+    """The HTTP session's ``send``: answers an attempt of a call that runs everything on the
+    request path (``DEEP_KEY``), beneath whatever wraps the session's ``send``."""
+    context = getattr(request, "context", None)
+    if context and DEEP_KEY in context and _DEFERRED in context:
+        return await _answer_attempt(context, request)
+    return await _previous["send"].__get__(self)(request)
 
 
 _CLASS = AioBaseClient
@@ -257,9 +278,28 @@ if inspect.iscoroutinefunction(vars(_CLASS).get("_convert_to_request_dict")):
 if inspect.iscoroutinefunction(vars(_CLASS).get("_resolve_endpoint_ruleset")):
     _previous["_resolve_endpoint_ruleset"] = vars(_CLASS)["_resolve_endpoint_ruleset"]
     _WRAPPERS.append((_CLASS, "_resolve_endpoint_ruleset", _resolve_endpoint_ruleset))
-# How aiobotocore builds a request: wrapped (as aws-xray-sdk wraps its prepare_request), the
-# full path is taken.
-REQUEST_BUILDERS.extend((vars(AioEndpoint), name) for name in ("create_request", "prepare_request"))
+#: The HTTP session aiobotocore sends with (``aiohttp``'s; an ``httpx`` one is not covered).
+if inspect.iscoroutinefunction(vars(AIOHTTPSession).get("send")):
+    _previous["send"] = vars(AIOHTTPSession)["send"]
+    _WRAPPERS.append((AIOHTTPSession, "send", _session_send))
+# aiobotocore's own request path: a method on it that is someone else's sends calls down the
+# full path (``_sdk.watched``).
+watch_sdk(aiobotocore)
+watch(_CLASS, ["_make_request"])
+watch(
+    AioEndpoint,
+    [
+        "make_request",
+        "_send_request",
+        "create_request",
+        "prepare_request",
+        "_get_response",
+        "_do_get_response",
+        "_send",
+    ],
+)
+watch(AioRequestSigner, ["handler", "sign", "get_auth_instance", "_choose_signer"])
+watch(AIOHTTPSession, ["send"])
 
 
 def install() -> None:

@@ -26,6 +26,9 @@ While at least one mock is active:
   ``before-call`` (the full path), is answered at ``before-send`` instead, once per attempt, so
   that botocore builds, signs and retries as against AWS (see "faulted calls" below).
 * ``Endpoint._send`` refuses a request bound for real AWS that no mock answered (``_guard``).
+* When a method on botocore's request path is someone else's (``_sdk.watched``), the full-path
+  call is answered beneath the HTTP session's ``send`` (``URLLib3Session.send``) instead of at
+  ``before-send``, so that everything on the path runs as often as against AWS.
 
 What both SDK adapters share -- hooking a client, choosing the path, converting the request,
 building the answer, the retry back-off -- lives in ``_sdk``; this module is botocore's shell.
@@ -43,15 +46,18 @@ from typing import Any
 
 import botocore.client
 import botocore.endpoint
+import botocore.httpsession
 from botocore.model import OperationModel
 
 from .._protocol import Result
 from .._runtime import Runtime
 from ._guard import refused
 from ._sdk.answer import render
+from ._sdk.chain import install_wrappers, uninstall_wrappers, wraps_ours
 from ._sdk.endpoints import lookup_endpoint, remember_endpoint
-from ._sdk.hook import HOOKED_MARK, hook, install_wrappers, uninstall_wrappers
+from ._sdk.hook import HOOKED_MARK, hook
 from ._sdk.paths import (
+    DEEP_KEY,
     FAST,
     FULL,
     FULL_KEY,
@@ -103,10 +109,15 @@ def _before_call(validated: bool, model: Any, params: Any, context: Any, **_: An
 
 
 def _before_send(request: Any, **_: Any) -> Any:
-    """Answer one attempt of a deferred call (``_sdk.retry``)."""
+    """Answer one attempt of a deferred call (``_sdk.retry``), unless it is answered beneath
+    the HTTP session's ``send``."""
     context = sending_context(request)
-    if not context or DEFERRED not in context:
+    if not context or DEFERRED not in context or DEEP_KEY in context:
         return None
+    return _answer_attempt(context, request)
+
+
+def _answer_attempt(context: Any, request: Any) -> Any:
     runtime, model, request_dict, validated = context[DEFERRED]
     if FULL_KEY in context:
         request_dict = as_sent(request)
@@ -167,11 +178,24 @@ def _resolve_endpoint_ruleset(
 
 
 def _send(self: Any, request: Any) -> Any:
-    if stack:
+    context = getattr(request, "context", None)
+    if context and DEEP_KEY in context and DEFERRED in context:
+        if not wraps_ours(getattr(type(self.http_session), "send", None), _session_send):
+            return _answer_attempt(context, request)  # a session sqsmock does not wrap
+    elif stack:
         error = refused(self, request)
         if error is not None:
             raise error
     return _previous["_send"].__get__(self)(request)
+
+
+def _session_send(self: Any, request: Any) -> Any:
+    """The HTTP session's ``send``: answers an attempt of a call that runs everything on
+    botocore's request path (``DEEP_KEY``), beneath whatever wraps the session's ``send``."""
+    context = getattr(request, "context", None)
+    if context and DEEP_KEY in context and DEFERRED in context:
+        return _answer_attempt(context, request)
+    return _previous["send"].__get__(self)(request)
 
 
 # -- installing -------------------------------------------------------------------------------
@@ -184,12 +208,14 @@ _previous: dict[str, Callable[..., Any]] = {
     "_convert_to_request_dict": botocore.client.BaseClient._convert_to_request_dict,
     "_resolve_endpoint_ruleset": botocore.client.BaseClient._resolve_endpoint_ruleset,
     "_send": botocore.endpoint.Endpoint._send,
+    "send": botocore.httpsession.URLLib3Session.send,
 }
 _WRAPPERS: list[tuple[type, str, Callable[..., Any]]] = [
     (botocore.client.BaseClient, "_make_api_call", _make_api_call),
     (botocore.client.BaseClient, "_convert_to_request_dict", _convert_to_request_dict),
     (botocore.client.BaseClient, "_resolve_endpoint_ruleset", _resolve_endpoint_ruleset),
     (botocore.endpoint.Endpoint, "_send", _send),
+    (botocore.httpsession.URLLib3Session, "send", _session_send),
 ]
 
 

@@ -2,7 +2,7 @@
 
 Each client copies its session's event emitter when it is created, so a handler registered on a
 session misses clients created earlier. The adapters therefore wrap methods of the SDK's classes
-(``install_wrappers``), and the wrapper of ``_make_api_call`` gives a client's own emitter
+(``chain.install_wrappers``), and the wrapper of ``_make_api_call`` gives a client's own emitter
 sqsmock's handlers the first time it sees the client while a mock is active (``hook``).
 """
 
@@ -17,7 +17,7 @@ from botocore.validate import ParamValidationDecorator
 from .._stack import stack
 from .retry import DEFERRED, sending_context
 
-__all__ = ["HOOKED_MARK", "SQS_MARK", "hook", "hooked", "install_wrappers", "uninstall_wrappers"]
+__all__ = ["HOOKED_MARK", "SQS_MARK", "hook", "hooked"]
 
 #: On a client's event emitter: the client has been seen while a mock was active.
 HOOKED_MARK = "_sqsmock_hooked"
@@ -75,43 +75,3 @@ def _moto_unless_ours(moto_handler: Any, request: Any = None, **kwargs: Any) -> 
     if context and stack and any(key.startswith(DEFERRED) for key in context):
         return None
     return moto_handler(request=request, **kwargs)
-
-
-# -- wrapping the SDK's classes -----------------------------------------------------------------
-
-# Each adapter keeps, in its ``previous``, what each wrapped method was when sqsmock wrapped it
-# (the SDK's own, or another wrapper such as OpenTelemetry's or aws-xray-sdk's): sqsmock's
-# wrappers call it. It is kept after the last mock stops: a call in flight then still reaches it.
-
-
-def wraps_ours(method: Any, ours: Any) -> bool:
-    """Is ``ours`` ``method`` or inside it (someone wrapped sqsmock's wrapper)?"""
-    for _ in range(32):
-        if method is ours:
-            return True
-        method = getattr(method, "__wrapped__", None)
-        if method is None:
-            return False
-    return False
-
-
-def install_wrappers(
-    wrappers: list[tuple[type, str, Callable[..., Any]]], previous: dict[str, Callable[..., Any]]
-) -> None:
-    """Put each wrapper in place over whatever is there now (remembered in ``previous``),
-    unless it is there already -- perhaps inside another's wrapper, which then stays."""
-    for cls, name, ours in wrappers:
-        current = vars(cls).get(name, getattr(cls, name))
-        if not wraps_ours(current, ours):
-            previous[name] = current
-            setattr(cls, name, ours)
-
-
-def uninstall_wrappers(
-    wrappers: list[tuple[type, str, Callable[..., Any]]], previous: dict[str, Callable[..., Any]]
-) -> None:
-    """Put back what each wrapper replaced. A wrapper someone wrapped in turn stays (it lets
-    every call through while no mock is active); taking it out would take theirs out too."""
-    for cls, name, ours in wrappers:
-        if vars(cls).get(name) is ours:
-            setattr(cls, name, previous[name])

@@ -14,7 +14,6 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-import botocore.endpoint
 from botocore.awsrequest import HeadersDict
 from botocore.exceptions import ParamValidationError
 from botocore.model import OperationModel
@@ -27,12 +26,13 @@ from ..._runtime import Runtime
 from ..._service import Request
 from .._stack import stack
 from .hook import SQS_MARK
+from .watched import foreign_on_path
 
 __all__ = [
+    "DEEP_KEY",
     "FAST",
     "FULL",
     "FULL_KEY",
-    "REQUEST_BUILDERS",
     "SERIALIZED",
     "as_sent",
     "endpoint_kept",
@@ -52,11 +52,14 @@ __all__ = [
 # still answered at ``before-call``, from that request.
 # FULL: something watches what happens after ``before-call`` -- a handler on
 # ``request-created``, ``before-sign``, ``before-send``, ``response-received``, ``before-parse``
-# or ``needs-retry`` (aws-xray-sdk's, OpenTelemetry's, the user's), or a wrapped request
-# builder (``Endpoint.create_request``/``prepare_request``: how aws-xray-sdk and OpenTelemetry
-# inject ``X-Amzn-Trace-Id``). botocore then builds, signs and "sends" the request as usual,
-# and the last ``before-send`` handler answers from the request as prepared -- with the headers
-# the others added, as AWS would receive it.
+# or ``needs-retry`` (aws-xray-sdk's, OpenTelemetry's, the user's), or a method on botocore's
+# request path that is not botocore's own (``_sdk.watched``: a wrapped request builder, as
+# aws-xray-sdk and OpenTelemetry inject ``X-Amzn-Trace-Id``, a wrapped signer, as Instana's, a
+# wrapped ``Endpoint.make_request``, as New Relic's). botocore then builds, signs and "sends"
+# the request as usual, and the last ``before-send`` handler answers from the request as
+# prepared -- with the headers the others added, as AWS would receive it. When a method on the
+# path is someone else's, the answer comes from beneath the HTTP session's ``send`` instead
+# (``DEEP_KEY``), so that ``Endpoint._send`` and the session's ``send`` run as well.
 
 FAST, SERIALIZED, FULL = 1, 2, 3
 #: ``route``'s three paths; beside them, a plan carries ``_ENDPOINT_WATCHED``.
@@ -64,6 +67,10 @@ _PATH = 3
 #: In a plan: someone else listens to ``before-endpoint-resolution`` for the operation, so the
 #: call's endpoint is resolved every time (``_sdk.endpoints``).
 _ENDPOINT_WATCHED = 4
+#: In a plan: a method on the request path is someone else's (``_sdk.watched``).
+_DEEP = 8
+#: The context key of a full-path call answered beneath the HTTP session's ``send``.
+DEEP_KEY = "sqsmock_deep"
 #: The context key marking a call for the full path.
 FULL_KEY = "sqsmock_full"
 #: The context key holding a fast-path call's parameters, validated, never serialized.
@@ -84,12 +91,6 @@ _OWN_PACKAGES = frozenset({"botocore", "aiobotocore", "boto3", "aioboto3", "sqsm
 #: Nor do handlers of these modules, which only add their name to the User-Agent header (which
 #: SQS ignores): AWS Lambda Powertools registers one on every session once imported.
 _USER_AGENT_ONLY = frozenset({"aws_lambda_powertools.shared.user_agent"})
-#: The methods building a request, as (the class's namespace, name): wrapped by someone (not
-#: sqsmock), the full path is taken. A class's namespace (``vars``) is a live view of it.
-REQUEST_BUILDERS: list[tuple[Any, str]] = [
-    (vars(botocore.endpoint.Endpoint), "create_request"),
-    (vars(botocore.endpoint.Endpoint), "prepare_request"),
-]
 _PLANS = "_sqsmock_plans"
 
 
@@ -152,10 +153,8 @@ def _route(client: Any, operation_model: Any) -> int:
     if not getattr(events, SQS_MARK, False):
         return 0
     plan = _handlers_plan(events, operation_model.name)
-    for namespace, name in REQUEST_BUILDERS:  # wrapped by someone: the full path
-        method = namespace.get(name)
-        if method is not None and getattr(method, "__wrapped__", None) is not None:
-            return FULL | (plan & _ENDPOINT_WATCHED)
+    if foreign_on_path():  # the full path, answered beneath everything on it
+        return FULL | _DEEP | (plan & _ENDPOINT_WATCHED)
     return plan
 
 
@@ -184,6 +183,8 @@ def full_path(client: Any, context: Any, credentials: Callable[..., Any] | None 
     """Mark the call for the full path; a client without credentials signs with placeholders
     (AWS needs a signature; nobody under the mock has credentials for it)."""
     context[FULL_KEY] = True
+    if context.get(_ROUTE, 0) & _DEEP:
+        context[DEEP_KEY] = True
     signer = getattr(client, "_request_signer", None)
     if signer is not None and getattr(signer, "_credentials", False) is None:
         from botocore.credentials import Credentials

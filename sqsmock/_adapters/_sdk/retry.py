@@ -14,11 +14,11 @@ own back-off, patched here; its legacy mode is patched by the aiobotocore adapte
 from __future__ import annotations
 
 import contextvars
-import functools
 import threading
 from typing import Any
 
 from ..._runtime import Runtime
+from .chain import install_wrappers
 
 __all__ = [
     "CLOCK",
@@ -115,29 +115,34 @@ def _patch_retry_delay() -> None:
         import botocore.retries.standard as standard
         import botocore.retryhandler as legacy
 
-        compute = standard.RetryPolicy.compute_retry_delay
-        call = legacy.RetryHandler.__call__
-
-        @functools.wraps(compute)
         def compute_retry_delay(self: Any, context: Any) -> Any:
+            compute = _patched["compute_retry_delay"]
             return retry_sleep(compute(self, context), getattr(context, "request_context", None))
 
-        @functools.wraps(call)
         def handler_call(
             self: Any, attempts: Any, response: Any, caught_exception: Any, **kw: Any
         ) -> Any:
             # botocore emits needs-retry with keyword arguments: the names must be botocore's
-            delay = call(self, attempts, response, caught_exception, **kw)
+            delay = _patched["__call__"](self, attempts, response, caught_exception, **kw)
             return retry_sleep(delay, context_of(kw.get("request_dict")))
 
-        standard.RetryPolicy.compute_retry_delay = compute_retry_delay
-        legacy.RetryHandler.__call__ = handler_call
+        install_wrappers(
+            [
+                (standard.RetryPolicy, "compute_retry_delay", compute_retry_delay),
+                (legacy.RetryHandler, "__call__", handler_call),
+            ],
+            _patched,
+        )
         _patch_rate_limiter()
         _retry_patched = True
 
 
 _retry_patched = False
 _patch_lock = threading.Lock()
+#: What each method patched here called when it was patched (``chain.install_wrappers``: put
+#: beneath any other library's proxy, never stranding it). Patched for the process's lifetime:
+#: they change nothing for a request sqsmock did not answer on a frozen clock.
+_patched: dict[str, Any] = {}
 
 
 def context_of(request_dict: Any) -> Any:
@@ -152,11 +157,8 @@ def _patch_rate_limiter() -> None:
     import botocore.endpoint
     import botocore.retries.bucket as bucket
 
-    send = botocore.endpoint.Endpoint._send_request
-    acquire = bucket.TokenBucket.acquire
-
-    @functools.wraps(send)
     def send_request(self: Any, request_dict: Any, operation_model: Any) -> Any:
+        send = _patched["_send_request"]
         context = request_dict.get("context")
         if not context or DEFERRED not in context:
             return send(self, request_dict, operation_model)
@@ -166,8 +168,8 @@ def _patch_rate_limiter() -> None:
         finally:
             SENDING.reset(token)
 
-    @functools.wraps(acquire)
     def acquire_token(self: Any, amount: int = 1, block: bool = True) -> Any:
+        acquire = _patched["acquire"]
         context = SENDING.get()
         deferred = context.get(DEFERRED) if context else None
         backend = deferred[0].backend_or_none if deferred else None
@@ -182,5 +184,10 @@ def _patch_rate_limiter() -> None:
             self._current_capacity -= amount
             return True
 
-    botocore.endpoint.Endpoint._send_request = send_request
-    bucket.TokenBucket.acquire = acquire_token
+    install_wrappers(
+        [
+            (botocore.endpoint.Endpoint, "_send_request", send_request),
+            (bucket.TokenBucket, "acquire", acquire_token),
+        ],
+        _patched,
+    )
