@@ -111,11 +111,20 @@ def _missing_includes(factory: Any) -> Iterator[list[str]]:
         return True
 
     logger = logging.getLogger(factory.__module__)
+    # A logging.config call elsewhere in the process (disable_existing_loggers) or a raised
+    # level would drop pyhocon's record before any filter sees it: listen while parsing.
+    disabled, level = logger.disabled, logger.level
+    logger.disabled = False
+    if not logger.isEnabledFor(logging.WARNING):
+        logger.setLevel(logging.WARNING)
     logger.addFilter(skipped)
     try:
         yield missing
     finally:
         logger.removeFilter(skipped)
+        logger.disabled = disabled
+        if logger.level != level:
+            logger.setLevel(level)
 
 
 class _Reader:

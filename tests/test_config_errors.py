@@ -170,3 +170,20 @@ def test_any_other_failure_while_reading_is_still_the_files_one_line_error(
     with pytest.raises(ConfigError) as raised:
         load(str(path))
     assert str(raised.value) == f"{path}: cannot be read (TypeError: something no check foresaw)"
+
+
+@pytest.mark.filterwarnings("ignore:The 'warn' method is deprecated:DeprecationWarning")
+def test_a_missing_include_is_named_though_logging_was_configured_to_silence_pyhocon(
+    confs, monkeypatch
+):
+    """dictConfig(disable_existing_loggers=True), as Celery and many apps call it, disables
+    pyhocon's logger: the skipped include is named all the same."""
+    import logging
+
+    logger = logging.getLogger("pyhocon.config_parser")
+    monkeypatch.setattr(logger, "disabled", True)
+    monkeypatch.setattr(logger, "level", logging.ERROR)
+    (confs / "elasticmq.conf").write_text('include "only-here.conf"\nqueues { main {} }\n')
+    [warning] = load(str(confs / "elasticmq.conf")).warnings
+    assert "only-here.conf" in warning
+    assert logger.disabled and logger.level == logging.ERROR  # as it was
