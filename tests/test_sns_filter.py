@@ -13,7 +13,7 @@ import json
 import pytest
 
 from sqsmock._errors import SqsError
-from sqsmock._service.sns_filters import Policy, parse_policy
+from sqsmock._service.sns_filters import Policy, body_document, parse_policy
 
 ATTRS = "MessageAttributes"
 BODY = "MessageBody"
@@ -612,3 +612,26 @@ def test_matches_dispatches_by_scope() -> None:
 def test_scope_must_be_one_of_the_two() -> None:
     with pytest.raises(ValueError):
         parse_policy('{"a": ["b"]}', "Body")
+
+
+def test_a_deeply_nested_policy_is_refused_never_a_recursion_error() -> None:
+    message = refusal("[" * 5000).message
+    assert message.startswith(
+        SUB + "failed to parse JSON. Document nesting depth (1001) exceeds the maximum allowed "
+        "(1000, from `StreamReadConstraints.getMaxNestingDepth()`)"
+    )
+    deep = '{"a":' * 999 + "[1]" + "}" * 999  # AWS's parser reads it; 999 levels are too complex
+    assert refusal(deep, BODY).message == SUB + "Filter policy is too complex"
+
+
+def test_a_deeply_nested_body_is_read_or_matches_nothing() -> None:
+    policy = body_policy({"a": [{"exists": True}]})
+    assert policy.matches_body('{"a": 1, "b": ' + "[" * 990 + "]" * 990 + "}")
+    assert not policy.matches_body('{"a": 1, "b": ' + "[" * 5000 + "]" * 5000 + "}")
+
+
+def test_one_parsed_body_serves_many_policies() -> None:
+    document = body_document('{"a": "b"}')
+    assert body_policy({"a": ["b"]}).matches_document(document)
+    assert not body_policy({"a": ["c"]}).matches_document(document)
+    assert not body_policy({"a": ["b"]}).matches_document(body_document("not json"))

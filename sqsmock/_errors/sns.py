@@ -76,6 +76,10 @@ SNS_ERRORS: dict[str, ErrorSpec] = {
         "Illegal unquoted character ({char}): has to be escaped using "
         "backslash to be included in string value"
     ),
+    "FilterPolicyJsonDepth": _not_json(
+        "Document nesting depth ({depth}) exceeds the maximum allowed ({most}, from "
+        "`StreamReadConstraints.getMaxNestingDepth()`)"
+    ),
     "FilterPolicyJsonEscape": _not_json("Unrecognized character escape {char}"),
     # --- the policy's structure (event-ruler) -------------------------------------------------
     "FilterPolicyNotObject": _located("Filter is not an object"),

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from ..._errors import SqsError
 from ._compile import Branch, compile_rules
-from ._match import Policy
+from ._match import Policy, body_document
 from ._patterns import Value
-from ._source import Cursor, compact, load
+from ._source import Cursor, compact, deep_enough, load
 
 __all__ = [
     "ATTRIBUTES_SCOPE",
@@ -28,6 +28,7 @@ __all__ = [
     "MOST_KEYS",
     "Policy",
     "Value",
+    "body_document",
     "parse_policy",
 ]
 
@@ -53,7 +54,11 @@ def parse_policy(text: str, scope: str = ATTRIBUTES_SCOPE, *, subscribe: bool = 
     attributes = "Attributes Reason: " if subscribe else ""
     if len(text.encode("utf-8", "surrogatepass")) > MOST_BYTES:
         raise SqsError("FilterPolicyTooLong", attributes=attributes)
-    document = load(text, attributes)
+    document, depth = load(text, attributes)
+    return deep_enough(depth, lambda: _validated(document, scope, attributes))
+
+
+def _validated(document: object, scope: str, attributes: str) -> Policy:
     source, tokens = compact(document)
     branches = compile_rules(Cursor(source, tokens, attributes))
     assert isinstance(document, dict)  # compile_rules refuses anything else

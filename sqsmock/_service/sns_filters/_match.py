@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from ._compile import Branch
 from ._patterns import Exists, Value
+from ._source import deep_enough, depth_of
 
-__all__ = ["Policy"]
+__all__ = ["Policy", "body_document"]
 
 #: Past this many alternative flattenings of one body, the rest are not considered.
 MOST_ROWS = 4096
@@ -60,15 +61,33 @@ class Policy:
         return any(_satisfies(branch, row, anything) for branch in self.branches)
 
     def matches_body(self, body: str) -> bool:
-        try:
-            document = json.loads(body)
-        except ValueError:
-            return False
+        """Whether the message body passes (body scope); parse once with ``body_document`` and
+        call ``matches_document`` to test one body against many policies."""
+        return self.matches_document(body_document(body))
+
+    def matches_document(self, document: object) -> bool:
+        """Whether a parsed body (``body_document``) passes; None (not JSON) never does."""
         if not isinstance(document, dict):
             return False
         rows = _rows(document, "", self.prefixes)
         anything = bool(document)
         return any(_satisfies(branch, row, anything) for branch in self.branches for row in rows)
+
+
+def body_document(body: str) -> object:
+    """The message body as JSON, or None when it is not JSON (or nests past what SNS reads)."""
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+    except RecursionError:
+        depth, too_deep = depth_of(body, 0)
+        if too_deep is not None:
+            return None
+        try:
+            return deep_enough(depth, lambda: json.loads(body))
+        except ValueError:
+            return None
 
 
 def _attribute_values(attribute: Mapping[str, object]) -> list[Value] | None:

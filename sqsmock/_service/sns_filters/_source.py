@@ -14,15 +14,26 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from decimal import Decimal
-from typing import NamedTuple, NoReturn
+from typing import NamedTuple, NoReturn, TypeVar
 
 from ..._errors import SqsError
 
-__all__ = ["Cursor", "Token", "compact", "load"]
+__all__ = ["Cursor", "Token", "compact", "deep_enough", "depth_of", "load"]
+
+T = TypeVar("T")
 
 #: Jackson's cut of the quoted source in a location.
 SNIPPET = 500
+#: Jackson's limit on nesting (``StreamReadConstraints``).
+MOST_DEPTH = 1000
+#: Nesting the interpreter's default recursion limit surely allows the recursive steps.
+SHALLOW = 150
+_DEEP = threading.Lock()
 _TOKEN_END = re.compile(r"[^\s\[\]{},:\"]*")
 
 
@@ -174,19 +185,76 @@ def _reject_constant(name: str) -> NoReturn:
     raise ValueError(name)
 
 
-def load(text: str, attributes: str) -> object:
-    """The parsed policy, or SNS's ``failed to parse JSON.`` with the parser's reason.
-
-    Like the parser SNS uses, it reads the first value and ignores what follows it."""
+def load(text: str, attributes: str) -> tuple[object, int]:
+    """The parsed policy and its nesting depth, or SNS's ``failed to parse JSON.`` with the
+    parser's reason. Like the parser SNS uses, it reads the first value and ignores the rest."""
     start = len(text) - len(text.lstrip(" \t\r\n"))
     if start == len(text):
         line, column = _where(text, len(text))
         raise SqsError("FilterPolicyJsonNoContent", attributes=attributes, line=line, column=column)
+    depth, too_deep = depth_of(text, start)
+    if too_deep is not None:
+        line, column = _where(text, too_deep + 1)
+        raise SqsError(
+            "FilterPolicyJsonDepth",
+            attributes=attributes,
+            depth=MOST_DEPTH + 1,
+            most=MOST_DEPTH,
+            line=line,
+            column=column,
+        )
     decoder = json.JSONDecoder(parse_constant=_reject_constant)
     try:
-        return decoder.raw_decode(text, start)[0]
+        return deep_enough(depth, lambda: decoder.raw_decode(text, start)[0]), depth
     except ValueError as error:
         _explain(text, start, error, attributes)
+
+
+def deep_enough(depth: int, step: Callable[[], T]) -> T:
+    """``step()``, under a recursion limit that lets it recurse ``depth`` levels (a few frames
+    each): past ``SHALLOW`` levels the limit is raised for the step, one step at a time."""
+    if depth <= SHALLOW:
+        return step()
+    with _raised(depth * 4 + 200):
+        return step()
+
+
+@contextmanager
+def _raised(needed: int) -> Iterator[None]:
+    with _DEEP:
+        before = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(before, needed))
+        try:
+            yield
+        finally:
+            sys.setrecursionlimit(before)
+
+
+def depth_of(text: str, start: int) -> tuple[int, int | None]:
+    """The deepest nesting of the first value, and where it first passes ``MOST_DEPTH``."""
+    level = deepest = 0
+    in_string = escaped = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+            if level > MOST_DEPTH:
+                return deepest, index
+            deepest = max(deepest, level)
+        elif char in "]}":
+            level -= 1
+            if level <= 0:
+                break
+    return deepest, None
 
 
 def _explain(text: str, start: int, error: ValueError, attributes: str) -> NoReturn:
