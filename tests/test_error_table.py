@@ -17,7 +17,6 @@ import pytest
 
 from sqsmock import _errors
 from sqsmock._errors import ERRORS, SqsError, batch_entry_error
-from sqsmock._errors.sns import SNS_ERRORS
 
 #: The sqsmock package (``_errors`` is a package inside it).
 PACKAGE = Path(_errors.__file__).parent.parent
@@ -123,16 +122,35 @@ def test_templates_are_distinct() -> None:
 
 
 def test_shapes_are_sqs_shapes() -> None:
-    """SQS entries name SQS shapes; SNS entries (``sns.py``) name shapes of SNS's model."""
-    session = botocore.session.get_session()
-    sqs = {shape.name for shape in session.get_service_model("sqs").error_shapes}
-    sns = {shape.name for shape in session.get_service_model("sns").error_shapes}
+    model = botocore.session.get_session().get_service_model("sqs")
+    known = {shape.name for shape in model.error_shapes} | UNMODELED_SHAPES
     unknown = {
         name: spec.shape
         for name, spec in ERRORS.items()
-        if spec.shape not in (sns if name in SNS_ERRORS else sqs | UNMODELED_SHAPES)
+        if spec.shape not in known and not name.startswith("Sns")
     }
     assert not unknown
+
+
+#: Shapes SNS answers that botocore's model does not list (its ``ValidationError``).
+SNS_UNMODELED_SHAPES = frozenset({"ValidationException", "InvalidAction"})
+
+
+def test_sns_entries_have_sns_shapes_and_codes() -> None:
+    """An ``Sns...`` entry's shape is an exception of SNS's model, and its code the one that
+    model's query protocol gives that exception (``Error.Code``)."""
+    model = botocore.session.get_session().get_service_model("sns")
+    codes = {
+        shape.name: shape.metadata.get("error", {}).get("code", shape.name)
+        for shape in model.error_shapes
+    }
+    offences = []
+    for name, spec in ERRORS.items():
+        if not name.startswith("Sns") or spec.shape in SNS_UNMODELED_SHAPES:
+            continue
+        if codes.get(spec.shape) != spec.code:
+            offences.append((name, spec.shape, spec.code, codes.get(spec.shape)))
+    assert not offences
 
 
 def test_statuses_are_client_errors_sqs_gives() -> None:

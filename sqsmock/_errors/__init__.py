@@ -5,24 +5,25 @@ the modeled exception class), the legacy query code (``Error.Code``), the HTTP s
 message template. Any layer raises ``SqsError(name, **params)``; the protocol layer renders it.
 Every message text lives here, so a reader sees in one place what sqsmock can answer and a test
 checks the table (placeholders, shapes, statuses) and every raise site against it.
-The table is kept in files by where an error comes from (``api.py``: the SQS API;
-``wire.py``: the wire, the HTTP front end, fault injection; ``sns.py``: SNS filter policies);
-``ERRORS`` is their union.
+The table is kept in two files by where an error comes from (``api.py``: the SQS API;
+``wire.py``: the wire, the HTTP front end, fault injection); ``ERRORS`` is their union.
 This package imports nothing else of sqsmock so that every layer may use it.
 """
 
 from __future__ import annotations
 
 from .api import API_ERRORS
-from .sns import SNS_ERRORS
 from .spec import ErrorSpec
+from .subscription_filters import FILTER_POLICY_ERRORS
 from .wire import WIRE_ERRORS
 
 __all__ = ["ERRORS", "QUERY_MESSAGES", "ErrorSpec", "SqsError", "batch_entry_error"]
 
 #: Every entry, by name.
-ERRORS: dict[str, ErrorSpec] = {**API_ERRORS, **WIRE_ERRORS, **SNS_ERRORS}
+ERRORS: dict[str, ErrorSpec] = {**API_ERRORS, **WIRE_ERRORS}
 
+# SNS subscription filter policies (``subscription_filters.py``).
+ERRORS.update(FILTER_POLICY_ERRORS)
 
 #: Messages the query protocol words differently from the JSON protocol (AWS-recorded).
 QUERY_MESSAGES: dict[str, str] = {

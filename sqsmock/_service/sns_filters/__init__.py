@@ -51,23 +51,23 @@ def parse_policy(text: str, scope: str = ATTRIBUTES_SCOPE, *, subscribe: bool = 
     """
     if scope not in (ATTRIBUTES_SCOPE, BODY_SCOPE):
         raise ValueError(f"a filter policy scope is {ATTRIBUTES_SCOPE} or {BODY_SCOPE}")
-    attributes = "Attributes Reason: " if subscribe else ""
+    lead = "Attributes Reason: " if subscribe else ""
     if len(text.encode("utf-8", "surrogatepass")) > MOST_BYTES:
-        raise SqsError("FilterPolicyTooLong", attributes=attributes)
-    document, depth = load(text, attributes)
-    return deep_enough(depth, lambda: _validated(document, scope, attributes))
+        raise SqsError("SnsFilterPolicyTooLong", lead=lead)
+    document, depth = load(text, lead)
+    return deep_enough(depth, lambda: _validated(document, scope, lead))
 
 
-def _validated(document: object, scope: str, attributes: str) -> Policy:
+def _validated(document: object, scope: str, lead: str) -> Policy:
     source, tokens = compact(document)
-    branches = compile_rules(Cursor(source, tokens, attributes))
+    branches = compile_rules(Cursor(source, tokens, lead))
     assert isinstance(document, dict)  # compile_rules refuses anything else
     if len(document) > MOST_KEYS:
-        raise SqsError("FilterPolicyTooManyKeys", attributes=attributes)
+        raise SqsError("SnsFilterPolicyTooManyKeys", lead=lead)
     if scope == ATTRIBUTES_SCOPE and _nested(document):
-        raise SqsError("FilterPolicyNestedInAttributeScope", attributes=attributes)
+        raise SqsError("SnsFilterPolicyNestedInAttributeScope", lead=lead)
     if _combinations(document, 1, 1) > MOST_COMBINATIONS:
-        raise SqsError("FilterPolicyTooComplex", attributes=attributes)
+        raise SqsError("SnsFilterPolicyTooComplex", lead=lead)
     return Policy(scope, tuple(branches), _prefixes(branches))
 
 

@@ -69,7 +69,7 @@ _IPV6 = re.compile(r"[0-9a-fA-F:]*:[0-9a-fA-F:]*")
 def compile_rules(cursor: Cursor) -> list[Branch]:
     rules: list[Branch] = []
     if cursor.next().kind != "{":
-        cursor.fail("FilterPolicyNotObject")
+        cursor.fail("SnsFilterPolicyNotObject")
     _object(cursor, rules, [], in_or=False)
     return rules
 
@@ -83,33 +83,33 @@ def _object(cursor: Cursor, rules: list[Branch], path: list[str], *, in_or: bool
             _or(cursor, rules, path)
             continue
         if in_or and name in _RESERVED_IN_OR:
-            cursor.fail("FilterPolicyReservedInOr", name=name)
+            cursor.fail("SnsFilterPolicyReservedInOr", name=name)
         kind = cursor.next().kind
         if kind == "{":
             _object(cursor, rules, [*path, name], in_or=in_or)
         elif kind == "[":
             _write(cursor, rules, ".".join([*path, name]))
         else:
-            cursor.fail("FilterPolicyNotObjectOrArray", name=name)
+            cursor.fail("SnsFilterPolicyNotObjectOrArray", name=name)
     if not present:
-        cursor.fail("FilterPolicyEmptyObject")
+        cursor.fail("SnsFilterPolicyEmptyObject")
 
 
 def _or(cursor: Cursor, rules: list[Branch], path: list[str]) -> None:
     before = [dict(rule) for rule in rules]
     rules.clear()
     if cursor.next().kind != "[":
-        cursor.fail("FilterPolicyOrNotArray")
+        cursor.fail("SnsFilterPolicyOrNotArray")
     count = 0
     while (token := cursor.next()).kind != "]":
         count += 1
         if token.kind != "{":
-            cursor.fail("FilterPolicyOrNotObject")
+            cursor.fail("SnsFilterPolicyOrNotObject")
         branch = [dict(rule) for rule in before] or [{}]
         _object(cursor, branch, path, in_or=True)
         rules.extend(branch)
     if count < 2:
-        cursor.fail("FilterPolicyOrTooFew")
+        cursor.fail("SnsFilterPolicyOrTooFew")
 
 
 def _write(cursor: Cursor, rules: list[Branch], name: str) -> None:
@@ -122,16 +122,16 @@ def _write(cursor: Cursor, rules: list[Branch], name: str) -> None:
                 cursor.text()
             values.append(Exact(token.value))  # type: ignore[arg-type]
         else:
-            cursor.fail("FilterPolicyMatchValue")
+            cursor.fail("SnsFilterPolicyMatchValue")
     if not values:
-        cursor.fail("FilterPolicyEmptyArray")
+        cursor.fail("SnsFilterPolicyEmptyArray")
     if not rules:
         rules.append({})
     for rule in rules:
         rule[name] = values
 
 
-def _end(cursor: Cursor, error: str = "FilterPolicyOneKey") -> None:
+def _end(cursor: Cursor, error: str = "SnsFilterPolicyOneKey") -> None:
     if cursor.next().kind != "}":
         cursor.fail(error)
 
@@ -139,35 +139,35 @@ def _end(cursor: Cursor, error: str = "FilterPolicyOneKey") -> None:
 def _expression(cursor: Cursor) -> Pattern:
     token = cursor.next()
     if token.kind != "name":
-        cursor.fail("FilterPolicyNoMatchName")
+        cursor.fail("SnsFilterPolicyNoMatchName")
     operator = token.text
     if operator in _STRING_OPERATORS:
         if cursor.next().kind != "string":
-            cursor.fail("FilterPolicyNotString", operator=_WORDS.get(operator, operator))
+            cursor.fail("SnsFilterPolicyNotString", operator=_WORDS.get(operator, operator))
         pattern: Pattern = StringTest(operator, cursor.text())
         _end(cursor)
         return pattern
     if operator == "numeric":
         if cursor.next().kind != "[":
-            cursor.fail("FilterPolicyNumericNotArray")
+            cursor.fail("SnsFilterPolicyNumericNotArray")
         pattern = _numeric(cursor)
-        _end(cursor, "FilterPolicyNumericElements")
+        _end(cursor, "SnsFilterPolicyNumericElements")
         return pattern
     if operator == "anything-but":
         return _anything_but(cursor)
     if operator == "exists":
         value = cursor.next()
         if value.kind not in ("true", "false"):
-            cursor.fail("FilterPolicyExistsValue")
+            cursor.fail("SnsFilterPolicyExistsValue")
         _end(cursor)
         return Exists(value.kind == "true")
     if operator == "cidr":
         if cursor.next().kind != "string":
-            cursor.fail("FilterPolicyNotString", operator="prefix")
+            cursor.fail("SnsFilterPolicyNotString", operator="prefix")
         pattern = _cidr(cursor, cursor.text())
         _end(cursor)
         return pattern
-    cursor.fail("FilterPolicyUnknownMatch", name=operator)
+    cursor.fail("SnsFilterPolicyUnknownMatch", name=operator)
 
 
 def _anything_but(cursor: Cursor) -> Pattern:
@@ -175,19 +175,19 @@ def _anything_but(cursor: Cursor) -> Pattern:
     if token.kind == "{":
         name = cursor.next()
         if name.kind != "name":
-            cursor.fail("FilterPolicyAnythingButNoName")
+            cursor.fail("SnsFilterPolicyAnythingButNoName")
         if name.text != "prefix":
-            cursor.fail("FilterPolicyAnythingButPattern", name=name.text)
+            cursor.fail("SnsFilterPolicyAnythingButPattern", name=name.text)
         if cursor.next().kind != "string":
-            cursor.fail("FilterPolicyNotString", operator="prefix")
+            cursor.fail("SnsFilterPolicyNotString", operator="prefix")
         prefix = cursor.text()
         if not prefix:
-            cursor.fail("FilterPolicyNullPrefix")
+            cursor.fail("SnsFilterPolicyNullPrefix")
         _end(cursor)
         _end(cursor)
         return AnythingButPrefix(prefix)
     if token.kind not in ("[", "string", "number"):
-        cursor.fail("FilterPolicyAnythingButValue")
+        cursor.fail("SnsFilterPolicyAnythingButValue")
     strings: set[str] = set()
     numbers: set[int] = set()
     if token.kind == "[":
@@ -197,39 +197,39 @@ def _anything_but(cursor: Cursor) -> Pattern:
             elif member.kind == "number":
                 numbers.add(_comparable(cursor, float(member.value)))  # type: ignore[arg-type]
             else:
-                cursor.fail("FilterPolicyAnythingButListMember")
+                cursor.fail("SnsFilterPolicyAnythingButListMember")
         if bool(strings) == bool(numbers):
-            cursor.fail("FilterPolicyAnythingButMixed")
+            cursor.fail("SnsFilterPolicyAnythingButMixed")
     elif token.kind == "string":
         strings.add(cursor.text())
     else:
         numbers.add(_comparable(cursor, float(token.value)))  # type: ignore[arg-type]
-    _end(cursor, "FilterPolicyNumericElements")
+    _end(cursor, "SnsFilterPolicyNumericElements")
     return AnythingBut(frozenset(strings), frozenset(numbers) if numbers else None)
 
 
 def _comparable(cursor: Cursor, value: float) -> int:
     key = number_key(value)
     if key is None:
-        cursor.fail("FilterPolicyNumberRange")
+        cursor.fail("SnsFilterPolicyNumberRange")
     return key
 
 
 def _numeric(cursor: Cursor) -> Pattern:
     token = cursor.next()
     if token.kind != "string":
-        cursor.fail("FilterPolicyNumericMember", text=cursor.text())
+        cursor.fail("SnsFilterPolicyNumericMember", text=cursor.text())
     operator = cursor.text()
     value = cursor.next()
     named = "equals" if operator == "=" else operator
     if operator not in ("=", ">=", ">", "<=", "<"):
-        cursor.fail("FilterPolicyNumericOperator", operator=operator)
+        cursor.fail("SnsFilterPolicyNumericOperator", operator=operator)
     if value.kind != "number":
-        cursor.fail("FilterPolicyNumericValue", operator=named)
+        cursor.fail("SnsFilterPolicyNumericValue", operator=named)
     number = float(value.value)  # type: ignore[arg-type]
     if operator in ("=", "<=", "<"):
         if cursor.next().kind != "]":
-            cursor.fail("FilterPolicyNumericElements")
+            cursor.fail("SnsFilterPolicyNumericElements")
         key = _comparable(cursor, number)
         if operator == "=":
             return Range(key, False, key, False)
@@ -242,18 +242,18 @@ def _numeric(cursor: Cursor) -> Pattern:
 
 def _range(cursor: Cursor, kind: str, bottom: float, open_bottom: bool) -> Pattern:
     if kind != "string":
-        cursor.fail("FilterPolicyRangeValue", text=cursor.text())
+        cursor.fail("SnsFilterPolicyRangeValue", text=cursor.text())
     operator = cursor.text()
     if operator not in ("<", "<="):
-        cursor.fail("FilterPolicyRangeOperator", operator=operator)
+        cursor.fail("SnsFilterPolicyRangeOperator", operator=operator)
     top = cursor.next()
     if top.kind != "number":
-        cursor.fail("FilterPolicyNumericValue", operator=operator)
+        cursor.fail("SnsFilterPolicyNumericValue", operator=operator)
     if cursor.next().kind != "]":
-        cursor.fail("FilterPolicyRangeTerms")
+        cursor.fail("SnsFilterPolicyRangeTerms")
     high = float(top.value)  # type: ignore[arg-type]
     if bottom >= high:
-        cursor.fail("FilterPolicyRangeOrder")
+        cursor.fail("SnsFilterPolicyRangeOrder")
     return Range(
         _comparable(cursor, bottom), open_bottom, _comparable(cursor, high), operator == "<"
     )
@@ -271,7 +271,7 @@ def _ip_bytes(cursor: Cursor, text: str) -> tuple[int, int]:
     if _IPV4.fullmatch(text):
         octets = [int(part) for part in text.split(".")]
         if any(octet > 255 for octet in octets):
-            cursor.plain("FilterPolicyInvalidIp", ip=text)
+            cursor.plain("SnsFilterPolicyInvalidIp", ip=text)
         return 32, int.from_bytes(bytes(octets), "big")
     if _IPV6.fullmatch(text):
         from ipaddress import IPv6Address
@@ -279,8 +279,8 @@ def _ip_bytes(cursor: Cursor, text: str) -> tuple[int, int]:
         try:
             return 128, int(IPv6Address(text))
         except ValueError:
-            cursor.plain("FilterPolicyInvalidIp", ip=text)
-    cursor.plain("FilterPolicyNonstandardIp", ip=text)
+            cursor.plain("SnsFilterPolicyInvalidIp", ip=text)
+    cursor.plain("SnsFilterPolicyNonstandardIp", ip=text)
 
 
 def _cidr(cursor: Cursor, text: str) -> Pattern:
@@ -288,17 +288,17 @@ def _cidr(cursor: Cursor, text: str) -> Pattern:
     while parts and parts[-1] == "":  # Java's split drops trailing empty strings
         parts.pop()
     if len(parts) != 2:
-        cursor.plain("FilterPolicyCidrSlash")
+        cursor.plain("SnsFilterPolicyCidrSlash")
     mask = _java_int(parts[1])
     if mask is None:
-        cursor.plain("FilterPolicyCidrMaskInteger")
+        cursor.plain("SnsFilterPolicyCidrMaskInteger")
     if mask < 0:
-        cursor.plain("FilterPolicyCidrMaskNegative")
+        cursor.plain("SnsFilterPolicyCidrMaskNegative")
     bits, address = _ip_bytes(cursor, parts[0])
     if bits == 32 and mask > 31:
-        cursor.plain("FilterPolicyCidrMaskV4")
+        cursor.plain("SnsFilterPolicyCidrMaskV4")
     if bits == 128 and mask > 127:
-        cursor.plain("FilterPolicyCidrMaskV6")
+        cursor.plain("SnsFilterPolicyCidrMaskV6")
     return Cidr(bits, address, address | ((1 << (bits - mask)) - 1))
 
 

@@ -131,10 +131,10 @@ def compact(document: object) -> tuple[str, list[Token]]:
 class Cursor:
     """Reads the tokens as event-ruler reads them; ``fail`` raises with the parser's location."""
 
-    def __init__(self, source: str, tokens: list[Token], attributes: str) -> None:
+    def __init__(self, source: str, tokens: list[Token], lead: str) -> None:
         self.source = source
         self.tokens = tokens
-        self.attributes = attributes
+        self.lead = lead
         self.index = -1
         self.pos = 0
 
@@ -163,10 +163,10 @@ class Cursor:
             source = f'"{cut}"[truncated {units - SNIPPET} chars]'
         else:
             source = f'"{self.source}"'
-        raise SqsError(error, attributes=self.attributes, source=source, column=column, **params)
+        raise SqsError(error, lead=self.lead, source=source, column=column, **params)
 
     def plain(self, error: str, /, **params: object) -> NoReturn:
-        raise SqsError(error, attributes=self.attributes, **params)
+        raise SqsError(error, lead=self.lead, **params)
 
 
 def _where(text: str, offset: int) -> tuple[int, int]:
@@ -185,19 +185,19 @@ def _reject_constant(name: str) -> NoReturn:
     raise ValueError(name)
 
 
-def load(text: str, attributes: str) -> tuple[object, int]:
+def load(text: str, lead: str) -> tuple[object, int]:
     """The parsed policy and its nesting depth, or SNS's ``failed to parse JSON.`` with the
     parser's reason. Like the parser SNS uses, it reads the first value and ignores the rest."""
     start = len(text) - len(text.lstrip(" \t\r\n"))
     if start == len(text):
         line, column = _where(text, len(text))
-        raise SqsError("FilterPolicyJsonNoContent", attributes=attributes, line=line, column=column)
+        raise SqsError("SnsFilterPolicyJsonNoContent", lead=lead, line=line, column=column)
     depth, too_deep = depth_of(text, start)
     if too_deep is not None:
         line, column = _where(text, too_deep + 1)
         raise SqsError(
-            "FilterPolicyJsonDepth",
-            attributes=attributes,
+            "SnsFilterPolicyJsonDepth",
+            lead=lead,
             depth=MOST_DEPTH + 1,
             most=MOST_DEPTH,
             line=line,
@@ -207,7 +207,7 @@ def load(text: str, attributes: str) -> tuple[object, int]:
     try:
         return deep_enough(depth, lambda: decoder.raw_decode(text, start)[0]), depth
     except ValueError as error:
-        _explain(text, start, error, attributes)
+        _explain(text, start, error, lead)
 
 
 def deep_enough(depth: int, step: Callable[[], T]) -> T:
@@ -257,23 +257,21 @@ def depth_of(text: str, start: int) -> tuple[int, int | None]:
     return deepest, None
 
 
-def _explain(text: str, start: int, error: ValueError, attributes: str) -> NoReturn:
+def _explain(text: str, start: int, error: ValueError, lead: str) -> NoReturn:
     """The parser's reason for the first fault of ``text``."""
     if not isinstance(error, json.JSONDecodeError):  # NaN, Infinity, -Infinity
         token = str(error)
         offset = text.find(token.lstrip("-"), start)
         line, column = _where(text, offset)
-        raise SqsError(
-            "FilterPolicyJsonToken", attributes=attributes, token=token, line=line, column=column
-        )
+        raise SqsError("SnsFilterPolicyJsonToken", lead=lead, token=token, line=line, column=column)
     offset, reason = error.pos, error.msg
-    params: dict[str, object] = {"attributes": attributes}
+    params: dict[str, object] = {"lead": lead}
     if offset >= len(text):
         opening = _open_container(text, start)
         if reason.startswith("Unterminated string") or opening is None:
-            name = "FilterPolicyJsonEndOfString"
+            name = "SnsFilterPolicyJsonEndOfString"
         else:
-            name = "FilterPolicyJsonEnd"
+            name = "SnsFilterPolicyJsonEnd"
             params["container"] = "Object" if text[opening] == "{" else "Array"
             params["start_line"], params["start_column"] = _where(text, opening)
         params["line"], params["column"] = _where(text, len(text))
@@ -283,25 +281,25 @@ def _explain(text: str, start: int, error: ValueError, attributes: str) -> NoRet
     params["line"], params["column"] = _where(text, offset)
     if reason.startswith("Unterminated string"):
         params["line"], params["column"] = _where(text, len(text))
-        raise SqsError("FilterPolicyJsonEndOfString", **params)
+        raise SqsError("SnsFilterPolicyJsonEndOfString", **params)
     if reason.startswith("Invalid control character"):
-        raise SqsError("FilterPolicyJsonControl", **params)
+        raise SqsError("SnsFilterPolicyJsonControl", **params)
     if reason.startswith("Invalid \\escape") or reason.startswith("Invalid \\u"):
         params["char"] = _shown(text[offset + 1 : offset + 2] or "\\")
-        raise SqsError("FilterPolicyJsonEscape", **params)
+        raise SqsError("SnsFilterPolicyJsonEscape", **params)
     if reason.startswith("Expecting property name"):
-        raise SqsError("FilterPolicyJsonFieldName", **params)
+        raise SqsError("SnsFilterPolicyJsonFieldName", **params)
     if reason.startswith("Expecting ':'"):
-        raise SqsError("FilterPolicyJsonColon", **params)
+        raise SqsError("SnsFilterPolicyJsonColon", **params)
     if reason.startswith("Expecting ','"):
         opening = _open_container(text, start, offset)
         params["container"] = "Object" if opening is not None and text[opening] == "{" else "Array"
-        raise SqsError("FilterPolicyJsonComma", **params)
+        raise SqsError("SnsFilterPolicyJsonComma", **params)
     if char.isalpha() or char in "_$":
         word = _TOKEN_END.match(text, offset)
         params["token"] = word.group(0) if word else char
-        raise SqsError("FilterPolicyJsonToken", **params)
-    raise SqsError("FilterPolicyJsonValue", **params)
+        raise SqsError("SnsFilterPolicyJsonToken", **params)
+    raise SqsError("SnsFilterPolicyJsonValue", **params)
 
 
 def _open_container(text: str, start: int, stop: int | None = None) -> int | None:
