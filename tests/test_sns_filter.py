@@ -13,7 +13,7 @@ import json
 import pytest
 
 from sqsmock._errors import SqsError
-from sqsmock._service.sns_filters import Policy, body_document, parse_policy
+from sqsmock._service.sns_filters import Policy, body_document, parse_policy, stored_policy
 
 ATTRS = "MessageAttributes"
 BODY = "MessageBody"
@@ -635,3 +635,39 @@ def test_one_parsed_body_serves_many_policies() -> None:
     assert body_policy({"a": ["b"]}).matches_document(document)
     assert not body_policy({"a": ["c"]}).matches_document(document)
     assert not body_policy({"a": ["b"]}).matches_document(body_document("not json"))
+
+
+def test_a_stored_policy_is_compiled_once() -> None:
+    text = '{"store": ["example_corp"]}'
+    first = stored_policy(text, ATTRS)
+    assert stored_policy(text, ATTRS) is first
+    assert stored_policy(text, BODY) is not first
+    assert first.matches_attributes({"store": string("example_corp")})
+
+
+def test_the_developer_guides_example_filter_policy() -> None:
+    # "Amazon SNS example filter policies": the transaction message, as attributes and as body.
+    policy = {
+        "store": ["example_corp"],
+        "event": [{"anything-but": "order_cancelled"}],
+        "customer_interests": ["rugby", "football", "baseball"],
+        "price_usd": [{"numeric": [">=", 100]}],
+    }
+    attributes = {
+        "customer_interests": {"Type": "String.Array", "Value": '["soccer", "rugby", "hockey"]'},
+        "store": {"Type": "String", "Value": "example_corp"},
+        "event": {"Type": "String", "Value": "order_placed"},
+        "price_usd": {"Type": "Number", "Value": "210.75"},
+    }
+    body = {
+        "customer_interests": ["soccer", "rugby", "hockey"],
+        "store": "example_corp",
+        "event": "order_placed",
+        "price_usd": 210.75,
+    }
+    assert attrs_policy(policy).matches_attributes(attributes)
+    assert body_policy(policy).matches_body(json.dumps(body))
+    cancelled = {**body, "event": "order_cancelled"}
+    cheap = {**body, "price_usd": 99.99}
+    for refused in (cancelled, cheap, {**body, "customer_interests": ["soccer"]}):
+        assert not body_policy(policy).matches_body(json.dumps(refused))

@@ -14,6 +14,8 @@ value count times its nesting depth, multiplied along a branch and added across 
 
 from __future__ import annotations
 
+import functools
+
 from ..._errors import SqsError
 from ._compile import Branch, compile_rules
 from ._match import Policy, body_document
@@ -30,6 +32,7 @@ __all__ = [
     "Value",
     "body_document",
     "parse_policy",
+    "stored_policy",
 ]
 
 ATTRIBUTES_SCOPE = "MessageAttributes"
@@ -56,6 +59,14 @@ def parse_policy(text: str, scope: str = ATTRIBUTES_SCOPE, *, subscribe: bool = 
         raise SqsError("SnsFilterPolicyTooLong", lead=lead)
     document, depth = load(text, lead)
     return deep_enough(depth, lambda: _validated(document, scope, lead))
+
+
+@functools.lru_cache(maxsize=4096)
+def stored_policy(text: str, scope: str) -> Policy:
+    """The policy of a subscription as stored (text and scope), compiled once: what delivery
+    calls on every publish. The text was accepted when it was set; a text AWS refuses raises as
+    ``parse_policy`` does (SetSubscriptionAttributes' wording)."""
+    return parse_policy(text, scope)
 
 
 def _validated(document: object, scope: str, lead: str) -> Policy:
