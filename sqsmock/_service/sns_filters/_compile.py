@@ -9,9 +9,9 @@ and each maps a dotted key path to the patterns any one of which satisfies that 
 from __future__ import annotations
 
 import re
+from ipaddress import IPv6Address
 
 from ._patterns import (
-    LIMIT,
     AnythingBut,
     AnythingButPrefix,
     Cidr,
@@ -274,8 +274,6 @@ def _ip_bytes(cursor: Cursor, text: str) -> tuple[int, int]:
             cursor.plain("SnsFilterPolicyInvalidIp", ip=text)
         return 32, int.from_bytes(bytes(octets), "big")
     if _IPV6.fullmatch(text):
-        from ipaddress import IPv6Address
-
         try:
             return 128, int(IPv6Address(text))
         except ValueError:
@@ -300,6 +298,3 @@ def _cidr(cursor: Cursor, text: str) -> Pattern:
     if bits == 128 and mask > 127:
         cursor.plain("SnsFilterPolicyCidrMaskV6")
     return Cidr(bits, address, address | ((1 << (bits - mask)) - 1))
-
-
-assert LIMIT == 5e9  # the range FilterPolicyNumberRange names

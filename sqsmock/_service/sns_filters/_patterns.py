@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "AnythingBut",
@@ -73,6 +73,12 @@ class Exact(Pattern):
     """A string, number, ``true``, ``false`` or ``null`` in a key's list."""
 
     expected: Value
+    #: An IP address literal matches the same address however it is written.
+    address: tuple[int, int] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.expected, str):
+            object.__setattr__(self, "address", ip_number(self.expected))
 
     def matches(self, value: Value) -> bool:
         expected = self.expected
@@ -81,8 +87,7 @@ class Exact(Pattern):
                 return False
             if value == expected:
                 return True
-            address = ip_number(expected)
-            return address is not None and ip_number(value) == address
+            return self.address is not None and ip_number(value) == self.address
         if is_number(expected):
             if not is_number(value):
                 return False
