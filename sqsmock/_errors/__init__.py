@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .api import API_ERRORS
 from .spec import ErrorSpec
+from .subscription_filters import FILTER_POLICY_ERRORS
 from .wire import WIRE_ERRORS
 
 __all__ = ["ERRORS", "QUERY_MESSAGES", "ErrorSpec", "SqsError", "batch_entry_error"]
@@ -21,6 +22,8 @@ __all__ = ["ERRORS", "QUERY_MESSAGES", "ErrorSpec", "SqsError", "batch_entry_err
 #: Every entry, by name.
 ERRORS: dict[str, ErrorSpec] = {**API_ERRORS, **WIRE_ERRORS}
 
+# SNS subscription filter policies (``subscription_filters.py``).
+ERRORS.update(FILTER_POLICY_ERRORS)
 
 #: Messages the query protocol words differently from the JSON protocol (AWS-recorded).
 QUERY_MESSAGES: dict[str, str] = {
