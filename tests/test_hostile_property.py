@@ -23,6 +23,7 @@ from server_support import Answer, admin, client, request
 
 import sqsmock
 from sqsmock import SqsServer
+from sqsmock._features import routes
 
 SETTINGS = settings(
     max_examples=150,
@@ -88,18 +89,7 @@ JSON_VALUES = st.recursive(
     ),
     max_leaves=12,
 )
-FAULT_KEYS = [
-    "operation",
-    "error",
-    "times",
-    "probability",
-    "queue",
-    "entry_error",
-    "entries",
-    "latency",
-    "error_params",
-    "seed",
-]
+FAULT_KEYS = sorted(routes._FAULT_KEYWORDS)  # every keyword a rule may carry
 NUMBERS = st.one_of(
     st.sampled_from([float("nan"), float("inf"), float("-inf"), 1e308, -1.0, 10**400]),
     st.floats(allow_nan=True, allow_infinity=True),
