@@ -18,6 +18,7 @@ from typing import Any
 
 import boto3
 import botocore.auth
+import botocore.awsrequest
 import botocore.endpoint
 import botocore.httpsession
 import pytest
@@ -220,3 +221,91 @@ def test_a_wrapper_put_on_a_subclass_over_an_inherited_method_runs() -> None:
         del AioEndpoint.prepare_request
     assert AioEndpoint.prepare_request is original
     assert len(seen) == 1
+
+
+@pytest.fixture
+def prepared_without_context(monkeypatch) -> None:
+    """Prepared requests carry no context, as botocore's did before 1.43.72 (aiobotocore 2.x pins
+    such a botocore): a full-path call is then known only by the endpoint sending it."""
+    prepare = botocore.awsrequest.AWSRequestPreparer.prepare
+
+    def without_context(self: Any, original: Any) -> Any:
+        prepared = prepare(self, original)
+        vars(prepared).pop("context", None)
+        return prepared
+
+    monkeypatch.setattr(botocore.awsrequest.AWSRequestPreparer, "prepare", without_context)
+
+
+def test_a_wrapped_signer_is_answered_where_the_prepared_request_has_no_context(
+    wrap, prepared_without_context
+) -> None:
+    seen = wrap(botocore.auth.SigV4Auth, "add_auth", lambda i, a, k: a[0].url)
+    with mock_sqs(clock="frozen") as mock:  # (the retry's back-off moves the clock)
+        sqs = boto3.client(
+            "sqs", region_name="us-east-1", config=Config(retries={"mode": "standard"})
+        )
+        calls(sqs)
+        mock.faults.add("SendMessage", error="ServiceUnavailable", times=1)
+        sqs.send_message(QueueUrl=sqs.get_queue_url(QueueName="q")["QueueUrl"], MessageBody="x")
+    assert len(seen) == 4 + 1 + 2
+
+
+@pytest.mark.parametrize("session", ["aiohttp", "httpx"])
+def test_aiobotocore_is_answered_where_the_prepared_request_has_no_context(
+    wrap, prepared_without_context, session: str
+) -> None:
+    """Beneath aiohttp's session's ``send``, or in ``AioEndpoint._send`` for httpx's."""
+    pytest.importorskip("aiobotocore")
+    pytest.importorskip(session)
+    from aiobotocore.config import AioConfig
+    from aiobotocore.session import get_session
+
+    if session == "httpx":
+        from aiobotocore.httpxsession import HttpxSession
+
+        config = AioConfig(http_session_cls=HttpxSession)
+    else:
+        config = AioConfig()
+    signed = wrap(botocore.auth.SigV4Auth, "add_auth", lambda i, a, k: a[0].url)
+
+    async def main() -> None:
+        with mock_sqs():
+            session = get_session()
+            async with session.create_client("sqs", region_name="us-east-1", config=config) as sqs:
+                url = (await sqs.create_queue(QueueName="q"))["QueueUrl"]
+                await sqs.send_message(QueueUrl=url, MessageBody="m")
+                got = await sqs.receive_message(QueueUrl=url)
+                assert got["Messages"][0]["Body"] == "m"
+
+    asyncio.run(main())
+    assert len(signed) == 3
+
+
+def test_a_call_made_while_signing_is_not_given_the_sqs_answer(
+    wrap, prepared_without_context
+) -> None:
+    """A call of another service made while an SQS call is signed (a credential provider
+    fetching credentials) is its own: the AWS guard refuses it."""
+    from sqsmock import AwsRequestRefused
+
+    other = boto3.client(
+        "sts", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b"
+    )
+    outcomes: list[Any] = []
+    signing: list[bool] = []
+
+    def nested(instance: Any, args: Any, kwargs: Any) -> None:
+        if signing:  # the other call's own signing
+            return
+        signing.append(True)
+        try:
+            outcomes.append(other.get_caller_identity())
+        except Exception as error:
+            outcomes.append(error)
+
+    wrap(botocore.auth.SigV4Auth, "add_auth", nested)
+    with mock_sqs():
+        assert client().list_queues().get("QueueUrls", []) == []
+    [outcome] = outcomes
+    assert isinstance(outcome, AwsRequestRefused)

@@ -172,8 +172,10 @@ def _patch_for_deferred_calls() -> None:
         send = _patched["_send_request"]
         context = request_dict.get("context")
         if not context or _DEFERRED not in context:
-            return await send(self, request_dict, operation_model)
-        token = SENDING.set(context)  # before-send finds the call by it
+            if SENDING.get() is None:
+                return await send(self, request_dict, operation_model)
+            context = None  # another call, made while a deferred one is sent: not that one
+        token = SENDING.set(context)  # before-send and _send find the call by it
         try:
             return await send(self, request_dict, operation_model)
         finally:
@@ -239,7 +241,7 @@ async def _resolve_endpoint_ruleset(
 
 
 async def _send(self: Any, request: Any) -> Any:
-    context = getattr(request, "context", None)
+    context = sending_context(request)
     if context and DEEP_KEY in context and _DEFERRED in context:
         if not wraps_ours(getattr(type(self.http_session), "send", None), _session_send):
             return await _answer_attempt(context, request)  # a session sqsmock does not wrap
@@ -253,7 +255,7 @@ async def _send(self: Any, request: Any) -> Any:
 async def _session_send(self: Any, request: Any) -> Any:
     """The HTTP session's ``send``: answers an attempt of a call that runs everything on the
     request path (``DEEP_KEY``), beneath whatever wraps the session's ``send``."""
-    context = getattr(request, "context", None)
+    context = sending_context(request)
     if context and DEEP_KEY in context and _DEFERRED in context:
         return await _answer_attempt(context, request)
     return await _previous["send"].__get__(self)(request)

@@ -178,7 +178,7 @@ def _resolve_endpoint_ruleset(
 
 
 def _send(self: Any, request: Any) -> Any:
-    context = getattr(request, "context", None)
+    context = sending_context(request)
     if context and DEEP_KEY in context and DEFERRED in context:
         if not wraps_ours(getattr(type(self.http_session), "send", None), _session_send):
             return _answer_attempt(context, request)  # a session sqsmock does not wrap
@@ -192,7 +192,7 @@ def _send(self: Any, request: Any) -> Any:
 def _session_send(self: Any, request: Any) -> Any:
     """The HTTP session's ``send``: answers an attempt of a call that runs everything on
     botocore's request path (``DEEP_KEY``), beneath whatever wraps the session's ``send``."""
-    context = getattr(request, "context", None)
+    context = sending_context(request)
     if context and DEEP_KEY in context and DEFERRED in context:
         return _answer_attempt(context, request)
     return _previous["send"].__get__(self)(request)

@@ -60,8 +60,10 @@ def defer(
 
 
 #: The context of the deferred call this thread (or task) is sending, set around the endpoint's
-#: send loop: ``before-send`` finds the call by it where the prepared request carries no
-#: context (botocore before 1.4x), and the adaptive rate limiter knows whose clock to move.
+#: send loop (and None around any other call's, as one made while signing fetches credentials):
+#: ``before-send``, ``Endpoint._send`` and the HTTP session's ``send`` find the call by it where
+#: the prepared request carries no context (botocore before 1.43.72, as aiobotocore 2.x pins),
+#: and the adaptive rate limiter knows whose clock to move.
 SENDING: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
     "sqsmock_sending", default=None
 )
@@ -161,7 +163,9 @@ def _patch_rate_limiter() -> None:
         send = _patched["_send_request"]
         context = request_dict.get("context")
         if not context or DEFERRED not in context:
-            return send(self, request_dict, operation_model)
+            if SENDING.get() is None:
+                return send(self, request_dict, operation_model)
+            context = None  # another call, made while a deferred one is sent: not that one
         token = SENDING.set(context)
         try:
             return send(self, request_dict, operation_model)
