@@ -102,7 +102,7 @@ def test_a_wrapped_make_request_runs_once_per_call(wrap) -> None:
 )
 def test_a_wrapped_send_runs_once_per_attempt(wrap, cls: type, name: str) -> None:
     seen = wrap(cls, name, lambda i, a, k: a[0].url)
-    with mock_sqs() as mock:
+    with mock_sqs(clock="frozen") as mock:  # the retries back off on the mock's clock
         sqs = boto3.client(
             "sqs", region_name="us-east-1", config=Config(retries={"mode": "standard"})
         )
