@@ -260,13 +260,32 @@ def test_a_json_body_is_a_collapsible_tree_with_raw_text_and_copy(
     page.find("raw", message).click()
     page.wait(lambda: page.find("message-body", message).text == body)
     assert not tree.is_displayed()
+    # another message redraws the list: the first keeps Raw, and its fold
+    sqs.send_message(QueueUrl=url, MessageBody=json.dumps([1, 2]))
+    page.wait(lambda: len(page.all("message")) == 2)
+    message = page.all("message")[0]
+    assert page.find("message-body", message).text == body
+    page.find("raw", message).click()  # back to the tree
+    page.wait(lambda: page.find("json", message).is_displayed())
+    lines = next(n for n in page.all("json-node", message) if n.text.startswith('"lines"'))
+    assert "1 item ]" in lines.text and "qty" not in lines.text
+    # a long body starts as text; its tree is built when asked for
+    big = json.dumps({"rows": ["x" * 60 for _ in range(1200)]})
+    sqs.send_message(QueueUrl=url, MessageBody=big)
+    page.wait(lambda: len(page.all("message")) == 3)
+    third = page.all("message")[2]
+    assert page.find("message-body", third).text == big
+    assert not third.find_elements(By.CSS_SELECTOR, '[data-testid="json-node"]')
+    page.find("raw", third).click()
+    page.wait(lambda: page.find("json", third).is_displayed())
+    assert '"rows": [' in page.find("json", third).text
 
     # Copy puts the body as sent on the clipboard
     page.driver.execute_cdp_cmd(
         "Browser.grantPermissions",
         {"origin": page.origin, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
     )
-    page.find("copy", message).click()
+    page.find("copy", page.all("message")[0]).click()
     page.wait(lambda: "Copied" in page.driver.find_element(By.ID, "status").text)
     copied = page.driver.execute_async_script(
         "navigator.clipboard.readText().then(arguments[0], e => arguments[0]('failed: ' + e))"

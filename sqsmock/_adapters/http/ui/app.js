@@ -9,7 +9,7 @@
 // the token its answer gives): a deep queue costs the server one page a poll, never the whole
 // queue. Counts come from /_sqsmock/queues.
 
-import { $, bodyView, el, setText } from "./dom.js";
+import { $, bodyView, el, foldState, restoreFolds, setText } from "./dom.js";
 import { admin, peekPage, sqs } from "./api.js";
 import { createActions } from "./actions.js";
 import { createCalls } from "./calls.js";
@@ -267,14 +267,21 @@ async function loadMessages() {
   if (shown === state.messagesShown) return renderDue();
   state.messagesShown = shown;
   const list = $("messages");
-  // Keep the panels the user opened and the JSON nodes they closed.
-  const open = new Set(
-    [...list.querySelectorAll("li details.message-attributes[open]")].map((d) => d.closest("li").dataset.id),
+  // Keep the attribute panels the user opened and how they folded each body.
+  const before = new Map(
+    [...list.children].map((li) => [
+      li.dataset.id,
+      { attributes: li.querySelector("details.message-attributes").open, body: foldState(li) },
+    ]),
   );
   list.replaceChildren(
     ...messages.map((m) => {
       const item = messageItem(m);
-      if (open.has(m.message_id)) item.querySelector("details.message-attributes").open = true;
+      const kept = before.get(m.message_id);
+      if (kept) {
+        item.querySelector("details.message-attributes").open = kept.attributes;
+        restoreFolds(item, kept.body);
+      }
       return item;
     }),
   );

@@ -45,8 +45,9 @@ function leaf(value) {
   return el("span", { class: `json-${kind}`, text: JSON.stringify(value) });
 }
 
-// One value: a leaf, or a <details> of its members (open to a few levels).
-function node(value, key, depth) {
+// One value: a leaf, or a <details> of its members (open to a few levels). ``path`` names the
+// node within its body, so a redrawn body can keep what the user folded (foldState).
+function node(value, key, depth, path = "$") {
   const label = key === undefined ? null : el("span", { class: "json-key", text: `${key}: ` });
   if (value === null || typeof value !== "object") {
     return el("div", { class: "json-line" }, label, leaf(value));
@@ -58,9 +59,13 @@ function node(value, key, depth) {
   if (!entries.length) return el("div", { class: "json-line" }, label, open + close);
   return el(
     "details",
-    { class: "json-node", open: depth < 4, "data-testid": "json-node" },
+    { class: "json-node", open: depth < 4, "data-testid": "json-node", dataset: { path } },
     el("summary", {}, label, open, el("span", { class: "json-size", text: ` ${size} ${close}` })),
-    el("div", { class: "json-members" }, ...entries.map(([k, v]) => node(v, array ? k : JSON.stringify(k), depth + 1))),
+    el(
+      "div",
+      { class: "json-members" },
+      ...entries.map(([k, v]) => node(v, array ? k : JSON.stringify(k), depth + 1, `${path}/${k}`)),
+    ),
     el("div", { class: "json-close", text: close }),
   );
 }
@@ -91,6 +96,9 @@ export async function copyText(text) {
   return done;
 }
 
+// Bodies longer than this start as text; their tree is built when asked for.
+const TREE_AT_ONCE = 65536;
+
 // A body (a message's, a call's request or answer): a JSON object or array as a collapsible
 // tree with a Raw toggle, anything else as text; with a Copy button copying the text as sent.
 export function bodyView(text, testid, say) {
@@ -108,21 +116,40 @@ export function bodyView(text, testid, say) {
   });
   const tools = el("div", { class: "body-tools" }, copy);
   if (value === undefined) return el("div", { class: "body-view" }, tools, raw);
-  const tree = el("div", { class: "body json", "data-testid": "json" }, node(value, undefined, 0));
-  raw.hidden = true;
+  const tree = el("div", { class: "body json", "data-testid": "json" });
+  const show = (asTree) => {
+    if (asTree && !tree.firstChild) tree.append(node(value, undefined, 0));
+    raw.hidden = asTree;
+    tree.hidden = !asTree;
+    toggle.textContent = asTree ? "Raw" : "Tree";
+  };
   const toggle = el("button", {
     type: "button",
     class: "small",
     "data-testid": "raw",
-    text: "Raw",
-    onclick: () => {
-      raw.hidden = !raw.hidden;
-      tree.hidden = !raw.hidden;
-      toggle.textContent = raw.hidden ? "Raw" : "Tree";
-    },
+    onclick: () => show(!raw.hidden),
   });
   tools.prepend(toggle);
+  show(text.length <= TREE_AT_ONCE);
   return el("div", { class: "body-view" }, tools, tree, raw);
+}
+
+// What the user folded and whether they chose Raw, in the bodies within ``root``: taken
+// before a list is redrawn (foldState) and put back on the new one (restoreFolds).
+export function foldState(root) {
+  const state = { raw: root.querySelector("pre.body:not([hidden])") !== null, open: new Map() };
+  for (const d of root.querySelectorAll("details.json-node")) state.open.set(d.dataset.path, d.open);
+  return state;
+}
+
+export function restoreFolds(root, state) {
+  const toggle = root.querySelector('[data-testid="raw"]');
+  const raw = root.querySelector("pre.body");
+  if (toggle && raw && state.raw !== !raw.hidden) toggle.click();
+  for (const d of root.querySelectorAll("details.json-node")) {
+    const open = state.open.get(d.dataset.path);
+    if (open !== undefined) d.open = open;
+  }
 }
 
 // -- asking before an action that cannot be undone -------------------------------------------
