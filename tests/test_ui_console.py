@@ -11,9 +11,11 @@ Every destructive action asks first; each test checks both answers. The browser,
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from server_support import client
@@ -24,6 +26,22 @@ pytestmark = pytest.mark.slow
 
 def _attributes(sqs: Any, url: str) -> dict[str, str]:
     return dict(sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"])
+
+
+def _steady(read: Callable[[], Any]) -> Callable[[], Any]:
+    """``read`` as a wait's condition: None while the list it reads is being redrawn."""
+
+    def condition() -> Any:
+        try:
+            return read()
+        except StaleElementReferenceException:
+            return None
+
+    return condition
+
+
+def _texts(page: Page, testid: str) -> list[str]:
+    return [e.text for e in page.all(testid)]
 
 
 def _fill(page: Page, testid: str, value: str) -> None:
@@ -98,7 +116,7 @@ def test_delete_a_queue_asks_first_then_clears_its_view(page: Page, sqs: Any, se
     sqs.send_message(QueueUrl=url, MessageBody="left behind")
     page.wait_counts("short-lived", (1, 0, 0))
     page.open_queue("short-lived")
-    page.wait(lambda: page.messages() == ["left behind"])
+    page.wait(_steady(lambda: page.messages() == ["left behind"]))
 
     page.find("delete-queue").click()
     page.wait(lambda: page.find("confirm-dialog").is_displayed())
@@ -140,7 +158,7 @@ def test_a_queue_deleted_by_another_client_while_open(page: Page, sqs: Any, serv
     server.clock.advance(60)  # AWS's wait before a name is used again
     url = sqs.create_queue(QueueName="vanishing")["QueueUrl"]
     sqs.send_message(QueueUrl=url, MessageBody="fresh")
-    page.wait(lambda: page.messages() == ["fresh"])
+    page.wait(_steady(lambda: page.messages() == ["fresh"]))
     assert not page.find("gone-note").is_displayed()
     assert page.find("send").is_enabled()
 
@@ -219,8 +237,10 @@ def test_filter_the_queue_list_by_name_region_and_account(
     elsewhere.create_queue(QueueName="orders-eu")
     page.wait_counts("orders-eu", (0, 0, 0))
 
-    def shown() -> list[str | None]:
-        return [r.get_attribute("data-queue") for r in page.all("queue-row") if r.is_displayed()]
+    def shown() -> list[str]:
+        return [
+            r.get_attribute("data-queue") or "" for r in page.all("queue-row") if r.is_displayed()
+        ]
 
     assert sorted(shown()) == ["emails", "orders", "orders-dlq", "orders-eu"]
     page.find("queue-filter").send_keys("ORDERS")
@@ -300,11 +320,13 @@ def test_calls_are_paged_and_one_opens_with_its_request_and_answer(
     for n in range(59):
         sqs.send_message(QueueUrl=url, MessageBody=f"m{n}")
     page.wait(lambda: page.find("call-count").text == "last 50")
-    assert "SendMessage" in page.all("call")[0].text  # newest first
+    newest = _steady(lambda: _texts(page, "call"))
+    page.wait(lambda: (newest() or [""])[-1].split()[1:2] == ["SendMessage"])  # 10 older gone
+    assert "SendMessage" in newest()[0]  # newest first
     page.find("calls-browse").click()
     page.wait(lambda: page.find("call-count").text.startswith("1\N{EN DASH}50"))
-    calls = page.all("call")
-    assert len(calls) == 50 and "CreateQueue" in calls[0].text  # oldest first
+    calls = page.wait(_steady(lambda: _texts(page, "call")))
+    assert len(calls) == 50 and "CreateQueue" in calls[0]  # oldest first
     assert page.find("calls-previous").get_attribute("disabled") is not None
     page.find("calls-next").click()
     page.wait(lambda: page.find("call-count").text.startswith("51\N{EN DASH}60"))

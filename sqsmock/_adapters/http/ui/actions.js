@@ -209,14 +209,20 @@ export function createActions(ui) {
         "div",
         { class: "message-head" },
         el("code", { class: "id", text: m.MessageId }),
-        attributes.MessageGroupId ? el("span", { class: "group", text: `group ${attributes.MessageGroupId}` }) : null,
+        attributes.MessageGroupId
+          ? el("span", { class: "group", text: `group ${attributes.MessageGroupId}` })
+          : null,
         el("span", { class: "receives", text: `received ${attributes.ApproximateReceiveCount || "?"}×` }),
       ),
       bodyView(m.Body, "received-body", say),
       el(
         "div",
         { class: "received-actions" },
-        el("span", { class: "sub handle", title: m.ReceiptHandle, text: `receipt handle ${m.ReceiptHandle.slice(0, 16)}…` }),
+        el("span", {
+          class: "sub handle",
+          title: m.ReceiptHandle,
+          text: `receipt handle ${m.ReceiptHandle.slice(0, 16)}…`,
+        }),
         el("label", { class: "sub" }, "visible in ", seconds, " s"),
         el("button", {
           type: "button",
@@ -228,7 +234,11 @@ export function createActions(ui) {
               () =>
                 sqs(
                   "ChangeMessageVisibility",
-                  { QueueUrl: q.url, ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: Number(seconds.value) },
+                  {
+                    QueueUrl: q.url,
+                    ReceiptHandle: m.ReceiptHandle,
+                    VisibilityTimeout: Number(seconds.value),
+                  },
                   q,
                 ),
               `${m.MessageId}: visible in ${seconds.value} s`,
@@ -269,11 +279,13 @@ export function createActions(ui) {
       AttributeNames: ["All"],
       MessageAttributeNames: ["All"],
     };
-    if ($("receive-visibility").value !== "") params.VisibilityTimeout = Number($("receive-visibility").value);
+    const hide = $("receive-visibility").value;
+    if (hide !== "") params.VisibilityTimeout = Number(hide);
     await act(async () => {
       const answer = await sqs("ReceiveMessage", params, q);
       const got = answer.Messages || [];
-      state.received = got.concat(state.received.filter((r) => !got.some((m) => m.MessageId === r.MessageId)));
+      const ids = new Set(got.map((m) => m.MessageId));
+      state.received = got.concat(state.received.filter((r) => !ids.has(r.MessageId)));
       renderReceived();
       say(got.length ? `Received ${got.length}` : "No message was visible", got.length ? "ok" : "info");
     });

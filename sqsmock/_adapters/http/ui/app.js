@@ -409,13 +409,16 @@ async function loadFaults() {
         el("span", { class: "what", text: describeFault(f) }),
         el("span", {
           class: "sub",
-          text: `fired ${f.fired}${f.remaining !== null && f.remaining !== undefined ? `, ${f.remaining} left` : ""}`,
+          text:
+            `fired ${f.fired}` +
+            (f.remaining !== null && f.remaining !== undefined ? `, ${f.remaining} left` : ""),
         }),
         el("button", {
           type: "button",
           class: "small",
           text: "Remove",
-          onclick: () => act(() => admin(`faults/${encodeURIComponent(f.id)}`, "DELETE"), "Fault rule removed"),
+          onclick: () =>
+            act(() => admin(`faults/${encodeURIComponent(f.id)}`, "DELETE"), "Fault rule removed"),
         }),
       ),
     ),

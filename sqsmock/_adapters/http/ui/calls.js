@@ -77,7 +77,9 @@ export function createCalls(say) {
     ];
     if (call.error) facts.push(["Error", call.error]);
     if (call.injected) facts.push(["Injected", "yes (a fault rule)"]);
-    if (call.truncated) facts.push(["Truncated", `yes: ${call.omitted} items left out, ${call.size} bytes as sent`]);
+    if (call.truncated) {
+      facts.push(["Truncated", `yes: ${call.omitted} items left out, ${call.size} bytes as sent`]);
+    }
     $("call-facts").replaceChildren(
       ...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]),
     );
