@@ -273,7 +273,7 @@ def test_send_from_the_ui_reaches_a_consumer(page: Page, server: Any) -> None:
     assert (sent.region, sent.account) == ("eu-west-1", "210987654321")
 
 
-def test_purge_empties_the_queue(page: Page, sqs: Any) -> None:
+def test_purge_asks_first_then_empties_the_queue(page: Page, sqs: Any, server: Any) -> None:
     url = sqs.create_queue(QueueName="doomed")["QueueUrl"]
     for n in range(3):
         sqs.send_message(QueueUrl=url, MessageBody=f"m{n}")
@@ -282,7 +282,19 @@ def test_purge_empties_the_queue(page: Page, sqs: Any) -> None:
     page.wait_counts("doomed", (2, 1, 1))
     page.open_queue("doomed")
     page.wait(lambda: len(page.all("message")) == 4)
+    page.find("purge").click()  # asks first: Cancel leaves every message
+    page.wait(lambda: page.find("confirm-dialog").is_displayed())
+    assert (
+        "doomed" in page.find("confirm-dialog").text
+        and "4 messages" in page.find("confirm-dialog").text
+    )
+    page.find("confirm-no").click()
+    page.wait(lambda: not page.find("confirm-dialog").is_displayed())
+    assert not server.calls.of("PurgeQueue")
+    assert len(page.all("message")) == 4
     page.find("purge").click()
+    page.wait(lambda: page.find("confirm-dialog").is_displayed())
+    page.find("confirm-yes").click()
     page.wait_counts("doomed", (0, 0, 0))
     page.wait(lambda: not page.all("message"))
     attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
@@ -403,6 +415,10 @@ def test_pages_are_served_with_a_strict_policy(server: Any) -> None:
     for path, media_type in (
         (UI, "text/html"),
         (UI + "app.js", "text/javascript"),
+        (UI + "actions.js", "text/javascript"),
+        (UI + "api.js", "text/javascript"),
+        (UI + "calls.js", "text/javascript"),
+        (UI + "dom.js", "text/javascript"),
         (UI + "app.css", "text/css"),
         (UI + "icon.svg", "image/svg+xml"),
     ):
@@ -445,5 +461,16 @@ def test_the_wheel_ships_the_ui(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     folder = "sqsmock/_adapters/http/ui/"
     assert {
-        folder + n for n in ("__init__.py", "index.html", "app.js", "app.css", "icon.svg")
+        folder + n
+        for n in (
+            "__init__.py",
+            "index.html",
+            "app.js",
+            "actions.js",
+            "api.js",
+            "calls.js",
+            "dom.js",
+            "app.css",
+            "icon.svg",
+        )
     } <= names

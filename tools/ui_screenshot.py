@@ -1,9 +1,11 @@
-"""Take ``docs/ui.png``, the README's picture of the web UI, from a server with a few queues.
+"""Take ``docs/ui.png`` and ``docs/ui-call.png``, the README's pictures of the web UI, from a
+server with a few queues: a queue in view with one message received from the page, then one
+call of the journal opened.
 
 Needs selenium and Debian's chromium and chromium-driver (as tests/test_ui.py). Run from the
 repository root::
 
-    python tools/ui_screenshot.py [path]    # default docs/ui.png
+    python tools/ui_screenshot.py [path]    # default docs/ui.png (and ui-call.png beside it)
 """
 
 from __future__ import annotations
@@ -78,10 +80,29 @@ def main() -> None:
                 )
             )
             driver.set_window_size(1360, 1040)
+            driver.find_element(By.CSS_SELECTOR, '[data-testid="receive"]').click()
+            WebDriverWait(driver, 15).until(
+                lambda d: (
+                    d.find_elements(By.CSS_SELECTOR, '[data-testid="received"]')
+                    and len(d.find_elements(By.CSS_SELECTOR, '[data-testid="message"]')) == 5
+                )
+            )
+            driver.execute_script("document.getElementById('status').textContent = ''")
             driver.save_screenshot(str(target))
+            sends = [
+                row
+                for row in driver.find_elements(By.CSS_SELECTOR, '[data-testid="call"]')
+                if "SendMessage" in row.text and "orders" in row.text
+            ]
+            sends[-1].click()
+            driver.execute_script("window.scrollTo(0, 0)")
+            WebDriverWait(driver, 15).until(
+                lambda d: d.find_element(By.ID, "call-dialog").is_displayed()
+            )
+            driver.save_screenshot(str(target.with_name("ui-call.png")))
         finally:
             driver.quit()
-    print(f"wrote {target}")
+    print(f"wrote {target} and {target.with_name('ui-call.png')}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,17 @@
 """The web UI at ``/_sqsmock/ui/``: a page to watch and poke a running ``sqsmock serve``.
 
-The page is three static files shipped in the package beside this module (``index.html``,
-``app.js``, ``app.css``, plus an icon): plain HTML, JavaScript and CSS with no dependency, no
+The page is a few static files shipped in the package beside this module (``index.html``,
+``app.css``, an icon, and ``app.js`` with the JavaScript modules it imports: ``dom.js``,
+``api.js``, ``actions.js``, ``calls.js``): plain HTML, JavaScript and CSS with no dependency, no
 build step and no request to any other origin. Everything it shows comes from the admin API
 (counts, peeks, the clock, the call journal, fault rules -- none of which is an SQS call, so
-watching the page neither changes a queue nor fills the journal), and what it does goes through
-SQS itself (send, purge, a dead-letter redrive), as any client would. It reads a queue's
-messages a page at a time (the peek's default page, then the next by its token), so a page
-left open on a deep queue costs the server one page a second, not the whole queue.
+watching the page neither changes a queue nor fills the journal), and what it does to queues and
+messages goes through SQS itself (create, delete and edit a queue, send, receive, delete or hide
+a message, purge, a dead-letter redrive), as any client would, POSTed in the JSON protocol;
+what it does to the server (the clock, fault rules) is a JSON POST or DELETE to the admin API.
+It reads a queue's messages a page at a time (the peek's default page, then the next by its
+token), so a page left open on a deep queue costs the server one page a second, not the whole
+queue.
 
 It is kept apart from the admin API (``admin``), which only adds ``ROUTES`` to its own routes;
 nothing of it is on the SQS request path. Every page is served with a
@@ -30,6 +34,10 @@ _FILES = {
     "ui": ("index.html", "text/html"),
     "ui/index.html": ("index.html", "text/html"),
     "ui/app.js": ("app.js", "text/javascript"),
+    "ui/actions.js": ("actions.js", "text/javascript"),
+    "ui/api.js": ("api.js", "text/javascript"),
+    "ui/calls.js": ("calls.js", "text/javascript"),
+    "ui/dom.js": ("dom.js", "text/javascript"),
     "ui/app.css": ("app.css", "text/css"),
     "ui/icon.svg": ("icon.svg", "image/svg+xml"),
 }
