@@ -69,6 +69,7 @@ class MockSQS(Handle):
         with self._lock:
             if self._depth == 0:
                 self._runtime = self._new_runtime()
+                self._runtime.sns = self.options.sns
                 _activation.activate(self._runtime, allow_aws=self.allow_aws)
             self._depth += 1
         return self
@@ -244,6 +245,7 @@ def mock_sqs(
     delivery: Delivery | dict[str, Any] | None = ...,
     config: str | os.PathLike[str] | Mapping[str, Any] | None = ...,
     allow_aws: bool | None = ...,
+    sns: bool = ...,
 ) -> MockSQS: ...
 
 
