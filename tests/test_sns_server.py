@@ -1,0 +1,116 @@
+"""SNS over ``sqsmock serve``: SNS's query protocol on the SQS port, answered as in-process.
+
+boto3 with an endpoint URL signs SNS calls for ``sns``; an unsigned form naming an action only
+SNS has (``Action=Publish``) is SNS's too. A request signed for any other service still gets 501.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+import sqsmock
+
+REGION = "us-east-1"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Any]:
+    with sqsmock.serve(port=0, clock="frozen") as running:
+        yield running
+
+
+@pytest.fixture
+def clients(server: Any) -> Iterator[tuple[Any, Any]]:
+    server.reset()
+    options = {
+        "endpoint_url": server.endpoint_url,
+        "region_name": REGION,
+        "aws_access_key_id": "x",
+        "aws_secret_access_key": "x",
+        "config": Config(retries={"max_attempts": 1}),
+    }
+    yield boto3.client("sns", **options), boto3.client("sqs", **options)
+
+
+def test_fan_out_to_two_queues_over_the_server(clients: tuple[Any, Any]) -> None:
+    sns, sqs = clients
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    urls = []
+    for name, raw in (("enveloped", "false"), ("raw", "true")):
+        url = sqs.create_queue(QueueName=name)["QueueUrl"]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]
+        sns.subscribe(
+            TopicArn=topic,
+            Protocol="sqs",
+            Endpoint=arn["QueueArn"],
+            Attributes={"RawMessageDelivery": raw},
+        )
+        urls.append(url)
+    attributes = {"attr1": {"DataType": "Number", "StringValue": "99.12"}}
+    published = sns.publish(TopicArn=topic, Message="hello", MessageAttributes=attributes)
+    enveloped = sqs.receive_message(QueueUrl=urls[0])["Messages"][0]
+    body = json.loads(enveloped["Body"])
+    assert (body["MessageId"], body["Message"]) == (published["MessageId"], "hello")
+    assert body["MessageAttributes"] == {"attr1": {"Type": "Number", "Value": "99.12"}}
+    raw = sqs.receive_message(QueueUrl=urls[1], MessageAttributeNames=["All"])["Messages"][0]
+    assert raw["Body"] == "hello"
+    assert raw["MD5OfMessageAttributes"] == "d302007e9aa062660afc85fd0a482472"
+    assert [t["TopicArn"] for t in sns.list_topics()["Topics"]] == [topic]
+
+
+def test_fifo_topic_to_fifo_queue_over_the_server(clients: tuple[Any, Any]) -> None:
+    sns, sqs = clients
+    topic = sns.create_topic(Name="t.fifo", Attributes={"FifoTopic": "true"})["TopicArn"]
+    url = sqs.create_queue(QueueName="q.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn["QueueArn"])
+    answer = sns.publish(
+        TopicArn=topic, Message="m", MessageGroupId="g", MessageDeduplicationId="d"
+    )
+    assert answer["SequenceNumber"].isdigit()
+    [got] = sqs.receive_message(QueueUrl=url, MessageSystemAttributeNames=["All"])["Messages"]
+    assert got["Attributes"]["MessageDeduplicationId"] == "d"
+    assert json.loads(got["Body"])["SequenceNumber"] == answer["SequenceNumber"]
+
+
+def test_errors_over_the_server_are_snss(clients: tuple[Any, Any]) -> None:
+    sns, _ = clients
+    with pytest.raises(ClientError) as caught:
+        sns.publish(TopicArn="randomstring", Message="m")
+    assert caught.value.response["Error"] == {
+        "Type": "Sender",
+        "Code": "InvalidParameter",
+        "Message": "Invalid parameter: TopicArn Reason: An ARN must have at least 6 elements, "
+        "not 1",
+    }
+    with pytest.raises(sns.exceptions.NotFoundException) as missing:
+        sns.get_topic_attributes(TopicArn=f"arn:aws:sns:{REGION}:123456789012:nope")
+    assert missing.value.response["ResponseMetadata"]["HTTPStatusCode"] == 404
+
+
+def test_an_unsigned_form_naming_an_sns_action_is_answered_by_sns(
+    server: Any, clients: tuple[Any, Any]
+) -> None:
+    sns, _ = clients
+    form = b"Action=CreateTopic&Version=2010-03-31&Name=plain"
+    request = urllib.request.Request(
+        server.endpoint_url + "/",
+        data=form,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    with urllib.request.urlopen(request) as response:
+        document = response.read().decode()
+    assert response.status == 200
+    assert document.startswith(
+        '<CreateTopicResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/">'
+    )
+    assert "<TopicArn>arn:aws:sns:us-east-1:" in document
+    assert [t["TopicArn"].rsplit(":", 1)[1] for t in sns.list_topics()["Topics"]] == ["plain"]
