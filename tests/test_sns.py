@@ -615,3 +615,30 @@ def test_the_innermost_mock_decides_whether_sqsmock_answers_sns(sns: Any) -> Non
             sns.list_topics()
         assert not isinstance(caught.value, ClientError)
     assert len(sns.list_topics()["Topics"]) == 1
+
+
+def test_the_trace_header_of_a_publish_becomes_the_messages_aws_trace_header(
+    sns: Any, sqs: Any
+) -> None:
+    trace = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
+
+    def add_trace(params: Any, **_: Any) -> None:
+        params["headers"]["X-Amzn-Trace-Id"] = trace
+
+    sns.meta.events.register("before-call.sns.Publish", add_trace)
+    topic = sns.create_topic(Name="t")["TopicArn"]
+    url, arn = queue(sqs, "q")
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+    sns.publish(TopicArn=topic, Message="m")
+    [got] = receive(sqs, url)
+    assert got["Attributes"]["AWSTraceHeader"] == trace
+
+
+def test_a_queue_in_another_region_receives(mock: Any, sns: Any) -> None:
+    other = boto3.client("sqs", region_name="eu-west-1")
+    url, arn = queue(other, "far")
+    topic = sns.create_topic(Name="t")["TopicArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+    sns.publish(TopicArn=topic, Message="m")
+    [got] = receive(other, url)
+    assert json.loads(got["Body"])["TopicArn"] == topic
