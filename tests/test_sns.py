@@ -642,3 +642,43 @@ def test_a_queue_in_another_region_receives(mock: Any, sns: Any) -> None:
     sns.publish(TopicArn=topic, Message="m")
     [got] = receive(other, url)
     assert json.loads(got["Body"])["TopicArn"] == topic
+
+
+#: Values every member of every SNS request is tried with (alone, and beside good ones).
+_VALUES = ("", "x", "{", "arn:aws:sns:us-east-1:123456789012:t", "arn:aws:sns:us-east-1:1:t:s")
+_NESTED = (".entry.1.key=a", ".entry.1.value=a", ".member.1.Key=a", ".member.1.Id=a")
+_GOOD = (
+    "&Name=t&TopicArn=arn:aws:sns:us-east-1:123456789012:t&Message=m&Protocol=sqs"
+    "&Endpoint=arn:aws:sqs:us-east-1:123456789012:q&AttributeName=RawMessageDelivery"
+)
+
+
+def test_no_malformed_sns_request_fails_other_than_as_sns_does(mock: Any, sns: Any) -> None:
+    """Every form a client could send (what botocore would refuse included) is answered with
+    SNS's error or its answer: never an exception of sqsmock's own (a 500 over HTTP)."""
+    from sqsmock._protocol import Call
+    from sqsmock._protocol import sns as protocol
+    from sqsmock._protocol.query import form_pairs
+    from sqsmock._protocol.sns_shapes import OPERATIONS, SHAPES
+    from sqsmock._service.sns import SNS_ACTIONS
+
+    sns.create_topic(Name="t")
+    forms = []
+    for action in sorted(SNS_ACTIONS):
+        shape = OPERATIONS[action][0]
+        for _, _, _, wire, _ in SHAPES[shape][1] if shape else ():
+            tried = [f"{wire}={value}" for value in _VALUES] + [wire + n for n in _NESTED]
+            forms += [f"Action={action}&{one}" for one in tried]
+            forms += [f"Action={action}&{one}{_GOOD}" for one in tried]
+    answered = []
+    for form in forms:
+        try:
+            operation, params = protocol.decode(form_pairs(form))
+        except Exception as error:  # the error sqsmock answers before any call
+            assert type(error).__name__ == "SqsError", form
+            continue
+        result = mock._runtime.call_sns(operation, params, Call(REGION, ACCOUNT))
+        assert result.status < 500, form
+        answered.append(protocol.render(result))
+    assert len(forms) > 500
+    assert len(answered) > 250

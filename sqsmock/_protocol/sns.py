@@ -63,17 +63,18 @@ def decode(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
 
 
 def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, Any]:
+    """The members of a structure; SNS's error for a required one that is missing."""
     result: dict[str, Any] = {}
-    for name, shape, _, wire, others in members:
+    for name, shape, required, wire, others in members:
         child = node.get(wire)
         for other in others:
             if child is None:
                 child = node.get(other)
-        if child is None:
-            continue
-        value = _decode(shape, child, prefix + wire)
+        value = _ABSENT if child is None else _decode(shape, child, prefix + wire)
         if value is not _ABSENT:
             result[name] = value
+        elif required:
+            raise SqsError("SnsMissingParameter", name=prefix + wire)
     return result
 
 
@@ -114,7 +115,8 @@ def _decode(shape: str, node: Node, key: str) -> Any:
         entry_key = f"{key}.entry.{index}"
         name_node, value_node = child.get(key_name), child.get(value_name)
         if name_node is None or value_node is None:
-            raise SqsError("MissingParameter", name=f"{entry_key}.{key_name}")
+            missing = key_name if name_node is None else value_name
+            raise SqsError("SnsMissingParameter", name=f"{entry_key}.{missing}")
         map_key = _decode(key_shape, name_node, entry_key)
         result[map_key] = _decode(value_shape, value_node, entry_key)
     return result
