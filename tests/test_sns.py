@@ -682,3 +682,25 @@ def test_no_malformed_sns_request_fails_other_than_as_sns_does(mock: Any, sns: A
         answered.append(protocol.render(result))
     assert len(forms) > 500
     assert len(answered) > 250
+
+
+@pytest.mark.asyncio
+async def test_aiobotocore_clients_are_answered_too() -> None:
+    from aiobotocore.session import get_session
+
+    with mock_sqs(sns=True):
+        session = get_session()
+        async with (
+            session.create_client("sns", region_name=REGION) as sns,
+            session.create_client("sqs", region_name=REGION) as sqs,
+        ):
+            topic = (await sns.create_topic(Name="t"))["TopicArn"]
+            url = (await sqs.create_queue(QueueName="q"))["QueueUrl"]
+            endpoint = f"arn:aws:sqs:{REGION}:{ACCOUNT}:q"
+            await sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=endpoint)
+            published = await sns.publish(TopicArn=topic, Message="hi")
+            [got] = (await sqs.receive_message(QueueUrl=url))["Messages"]
+            assert json.loads(got["Body"])["MessageId"] == published["MessageId"]
+            with pytest.raises(ClientError) as caught:
+                await sns.publish(TopicArn=f"arn:aws:sns:{REGION}:{ACCOUNT}:nope", Message="m")
+            assert caught.value.response["Error"]["Code"] == "NotFound"

@@ -7,8 +7,13 @@ SNS has (``Action=Publish``) is SNS's too. A request signed for any other servic
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -114,3 +119,45 @@ def test_an_unsigned_form_naming_an_sns_action_is_answered_by_sns(
     )
     assert "<TopicArn>arn:aws:sns:us-east-1:" in document
     assert [t["TopicArn"].rsplit(":", 1)[1] for t in sns.list_topics()["Topics"]] == ["plain"]
+
+
+@pytest.mark.slow
+def test_the_aws_cli_fans_out_through_the_server(server: Any) -> None:
+    server.reset()
+    aws = shutil.which("aws", path=str(Path(sys.executable).parent))
+    assert aws, "the AWS CLI is part of the test extra"
+    environment = {
+        **os.environ,
+        "AWS_ACCESS_KEY_ID": "x",
+        "AWS_SECRET_ACCESS_KEY": "x",
+        "AWS_DEFAULT_REGION": REGION,
+    }
+
+    def run(*arguments: str) -> Any:
+        done = subprocess.run(
+            [aws, *arguments, "--output", "json", "--endpoint-url", server.endpoint_url],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return json.loads(done.stdout) if done.stdout.strip() else None
+
+    topic = run("sns", "create-topic", "--name", "cli")["TopicArn"]
+    url = run("sqs", "create-queue", "--queue-name", "cli")["QueueUrl"]
+    endpoint = f"arn:aws:sqs:{REGION}:123456789012:cli"
+    run(
+        "sns",
+        "subscribe",
+        "--topic-arn",
+        topic,
+        "--protocol",
+        "sqs",
+        "--notification-endpoint",
+        endpoint,
+    )
+    published = run("sns", "publish", "--topic-arn", topic, "--message", "from the cli")
+    [got] = run("sqs", "receive-message", "--queue-url", url)["Messages"]
+    body = json.loads(got["Body"])
+    assert (body["MessageId"], body["Message"]) == (published["MessageId"], "from the cli")
