@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -161,3 +162,18 @@ def test_the_aws_cli_fans_out_through_the_server(server: Any) -> None:
     [got] = run("sqs", "receive-message", "--queue-url", url)["Messages"]
     body = json.loads(got["Body"])
     assert (body["MessageId"], body["Message"]) == (published["MessageId"], "from the cli")
+
+
+def test_a_malformed_request_signed_for_sns_gets_snss_error_document(server: Any) -> None:
+    signed = "AWS4-HMAC-SHA256 Credential=x/20240101/us-east-1/sns/aws4_request, Signature=x"
+    request = urllib.request.Request(
+        server.endpoint_url + "/",
+        data=b"Action=Publish&Message=%FF",
+        headers={"Authorization": signed},
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request)
+    assert caught.value.code == 400
+    document = caught.value.read().decode()
+    assert document.startswith('<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/">')
+    assert "<Type>Sender</Type>" in document

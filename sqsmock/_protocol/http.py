@@ -106,14 +106,12 @@ class Parsed:
 
 
 def protocol_of(request: HttpRequest) -> str:
-    """How to answer this request, even when it is malformed: ``"json"`` (AWS JSON 1.0),
-    ``"sns"`` (signed for SNS: SNS's XML), ``"query"`` (XML), or ``"query-json"`` (the query
-    protocol for a client that accepts JSON: SQS then answers its documents as JSON)."""
+    """How to answer this SQS request, even when it is malformed: ``"json"`` (AWS JSON 1.0),
+    ``"query"`` (XML), or ``"query-json"`` (the query protocol for a client that accepts JSON:
+    SQS then answers its documents as JSON)."""
     headers = request.headers
     if "x-amz-target" in headers:
         return "json"
-    if _signed(headers.get("authorization", ""))[2] == "sns":
-        return "sns"
     accept = headers.get("accept")
     if accept and "json" in accept and _accepts_json(accept):
         return "query-json"
@@ -299,8 +297,11 @@ def render(protocol: str, result: Result) -> HttpAnswer:
 
 
 def error_answer(request: HttpRequest, error: SqsError, operation: str = "") -> HttpAnswer:
-    """An error answered before any call was made, in the request's protocol."""
-    return render(protocol_of(request), Result.of_error(operation, error))
+    """An error answered before any call was made, in the request's protocol (SNS's for a
+    request signed for SNS)."""
+    signed_for = _signed(request.headers.get("authorization", ""))[2]
+    protocol = "sns" if signed_for == "sns" else protocol_of(request)
+    return render(protocol, Result.of_error(operation, error))
 
 
 __all__ += ["Parsed", "protocol_of"]
