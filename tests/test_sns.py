@@ -704,3 +704,15 @@ async def test_aiobotocore_clients_are_answered_too() -> None:
             with pytest.raises(ClientError) as caught:
                 await sns.publish(TopicArn=f"arn:aws:sns:{REGION}:{ACCOUNT}:nope", Message="m")
             assert caught.value.response["Error"]["Code"] == "NotFound"
+
+
+def test_wait_for_sees_what_a_publish_delivered(mock: Any, sns: Any, sqs: Any) -> None:
+    topic = sns.create_topic(Name="t")["TopicArn"]
+    _, arn = queue(sqs, "q")
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+    sns.publish_batch(
+        TopicArn=topic,
+        PublishBatchRequestEntries=[{"Id": "a", "Message": "one"}, {"Id": "b", "Message": "two"}],
+    )
+    events = mock.wait_for("q", "sent", count=2, timeout=0)
+    assert [json.loads(event.body)["Message"] for event in events] == ["one", "two"]

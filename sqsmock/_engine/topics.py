@@ -209,6 +209,11 @@ class Topics:
             found.extend(self.subscriptions_of(topic))
         return found
 
+    def count(self, subscription: Subscription, outcome: str) -> None:
+        """One more message ``"delivered"``, ``"dropped"`` or ``"filtered"`` out."""
+        with self.lock:
+            setattr(subscription, outcome, getattr(subscription, outcome) + 1)
+
     # -- FIFO topics ------------------------------------------------------------------------
 
     def deduplicated(self, topic: Topic, key: str, now: float) -> tuple[str, str] | None:

@@ -124,22 +124,23 @@ def deliver(
 ) -> None:
     """Send ``message`` to every subscription that takes it."""
     backend = call.backend
+    count = backend.topics.count
     for subscription in subscriptions:
         if subscription.protocol != "sqs":
             continue  # other protocols never deliver in this mock
         if not _matches(subscription, message):
-            subscription.filtered += 1
+            count(subscription, "filtered")
             continue
         raw = subscription.attributes.get("RawMessageDelivery") == "true"
         queue = backend.by_arn(subscription.endpoint)
         if queue is None or (raw and len(message.attributes) > _RAW_ATTRIBUTE_LIMIT):
-            subscription.dropped += 1
+            count(subscription, "dropped")
             continue
         sender = Call(queue.region, queue.account, call.headers, backend=backend)
         try:
             built, delay = build_message(sender, queue, _request(topic, subscription, message))
             queue.send([built], [delay])
         except SqsError:
-            subscription.dropped += 1
+            count(subscription, "dropped")
             continue
-        subscription.delivered += 1
+        count(subscription, "delivered")

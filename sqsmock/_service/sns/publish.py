@@ -115,7 +115,8 @@ def _publish(call: Call, topic: Topic, published: Published) -> dict[str, Any]:
             if seen is not None:
                 return {"MessageId": seen[0], "SequenceNumber": seen[1]}
             published.sequence = topics.next_sequence(topic, key, published.message_id, now)
-    topic.published += 1
+    with topics.lock:
+        topic.published += 1
     deliver(call, topic, topics.subscriptions_of(topic), published)
     answer = {"MessageId": published.message_id}
     if published.sequence is not None:
