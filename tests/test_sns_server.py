@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -177,3 +178,45 @@ def test_a_malformed_request_signed_for_sns_gets_snss_error_document(server: Any
     document = caught.value.read().decode()
     assert document.startswith('<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/">')
     assert "<Type>Sender</Type>" in document
+
+
+@pytest.mark.slow
+def test_a_localstack_init_script_fans_out_with_awslocal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    awslocal = shutil.which("awslocal", path=str(Path(sys.executable).parent))
+    assert awslocal, "awscli-local is part of the test extra"
+    subscribe = "awslocal sns subscribe --topic-arn $T --protocol sqs --notification-endpoint"
+    queue = "arn:aws:sqs:us-east-1:000000000000"
+    (tmp_path / "01-fan-out.sh").write_text(
+        "set -e\n"
+        "T=$(awslocal sns create-topic --name orders --query TopicArn --output text)\n"
+        "awslocal sqs create-queue --queue-name billing\n"
+        "awslocal sqs create-queue --queue-name shipping\n"
+        f"{subscribe} {queue}:billing\n"
+        f"{subscribe} {queue}:shipping --attributes RawMessageDelivery=true\n"
+        "awslocal sns publish --topic-arn $T --message paid\n"
+    )
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    with sqsmock.serve(port=0, localstack=True, init_dir=tmp_path) as running:
+        state: dict[str, Any] = {}
+        for _ in range(600):  # a real process's script: a bounded poll
+            with urllib.request.urlopen(running.endpoint_url + "/_localstack/init/ready") as got:
+                state = json.loads(got.read())
+            if state["completed"]:
+                break
+            select.select([], [], [], 0.2)
+        assert [s["state"] for s in state["scripts"]] == ["SUCCESSFUL"], state
+        sqs = boto3.client(
+            "sqs",
+            endpoint_url=running.endpoint_url,
+            region_name=REGION,
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
+        )
+        billing = sqs.get_queue_url(QueueName="billing")["QueueUrl"]
+        shipping = sqs.get_queue_url(QueueName="shipping")["QueueUrl"]
+        [enveloped] = sqs.receive_message(QueueUrl=billing)["Messages"]
+        assert json.loads(enveloped["Body"])["Message"] == "paid"
+        [raw] = sqs.receive_message(QueueUrl=shipping)["Messages"]
+        assert raw["Body"] == "paid"
