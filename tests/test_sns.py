@@ -716,3 +716,21 @@ def test_wait_for_sees_what_a_publish_delivered(mock: Any, sns: Any, sqs: Any) -
     )
     events = mock.wait_for("q", "sent", count=2, timeout=0)
     assert [json.loads(event.body)["Message"] for event in events] == ["one", "two"]
+
+
+def test_topic_tags(sns: Any) -> None:
+    topic = sns.create_topic(Name="t", Tags=[{"Key": "team", "Value": "billing"}])["TopicArn"]
+    assert sns.create_topic(Name="t", Tags=[{"Key": "team", "Value": "billing"}])
+    sns.tag_resource(ResourceArn=topic, Tags=[{"Key": "env", "Value": "test"}])
+    listed = sns.list_tags_for_resource(ResourceArn=topic)["Tags"]
+    assert listed == [{"Key": "env", "Value": "test"}, {"Key": "team", "Value": "billing"}]
+    sns.untag_resource(ResourceArn=topic, TagKeys=["team"])
+    assert sns.list_tags_for_resource(ResourceArn=topic)["Tags"] == [
+        {"Key": "env", "Value": "test"}
+    ]
+    twice = [{"Key": "k", "Value": "1"}, {"Key": "k", "Value": "2"}]
+    assert error_of(sns.tag_resource, ResourceArn=topic, Tags=twice) == invalid(
+        "Invalid parameter: Duplicated keys are not allowed."
+    )
+    missing = f"arn:aws:sns:{REGION}:{ACCOUNT}:missing"
+    assert error_of(sns.list_tags_for_resource, ResourceArn=missing)["Code"] == "ResourceNotFound"

@@ -40,6 +40,11 @@ SNS_ERRORS: dict[str, ErrorSpec] = {
     # --- Topics ---------------------------------------------------------------------------------
     "SnsTopicExists": _invalid("Attributes Reason: Topic already exists with different attributes"),
     "SnsTopicTagsDiffer": _invalid("Tags Reason: Topic already exists with different tags"),
+    "SnsDuplicateTagKeys": _invalid("Duplicated keys are not allowed."),
+    # Inferred (not AWS-recorded): the modeled ResourceNotFoundException for a missing topic.
+    "SnsResourceNotFound": ErrorSpec(
+        "ResourceNotFoundException", "ResourceNotFound", 404, "Resource does not exist"
+    ),
     # --- Subscriptions --------------------------------------------------------------------------
     "SnsSqsEndpoint": _invalid("SQS endpoint ARN"),
     "SnsUnsupportedProtocol": _invalid(

@@ -128,7 +128,10 @@ def create_topic(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     if not (_FIFO_NAME if fifo else _NAME).fullmatch(name):
         raise SqsError("SnsInvalidParameter", name="Topic Name")
     key = (call.region, call.account, name)
-    tags = {tag["Key"]: tag["Value"] for tag in params.get("Tags") or ()}
+    given = params.get("Tags") or []
+    tags = {str(tag.get("Key")): str(tag.get("Value")) for tag in given}
+    if len(tags) != len(given):
+        raise SqsError("SnsDuplicateTagKeys")
     topics = call.backend.topics
     with topics.lock:
         topic = topics.get(key)
