@@ -410,7 +410,11 @@ def test_subscription_attributes(sns: Any, sqs: Any) -> None:
         AttributeName="FilterPolicy",
         AttributeValue="{invalidjson}",
     )
-    assert not_json["Message"].startswith("Invalid parameter: FilterPolicy: failed to parse JSON.")
+    assert not_json["Message"] == (
+        "Invalid parameter: FilterPolicy: failed to parse JSON. Unexpected character ('i' (code "
+        "105)): was expecting double-quote to start field name\n at [Source: REDACTED "
+        "(`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 2]"
+    )
 
 
 def test_subscribe_is_idempotent_and_refuses_other_attributes(sns: Any, sqs: Any) -> None:
@@ -507,9 +511,11 @@ def test_publish_refuses_bad_messages(sns: Any) -> None:
     assert error_of(sns.publish, TopicArn=topic, Message="") == invalid(
         "Invalid parameter: Empty message"
     )
-    assert error_of(sns.publish, TopicArn=topic, Message="m", Subject="") == invalid(
-        "Invalid parameter: Subject"
-    )
+    for subject in ("", " starts with a space", "two\nlines", "é", "x" * 100):
+        assert error_of(sns.publish, TopicArn=topic, Message="m", Subject=subject) == invalid(
+            "Invalid parameter: Subject"
+        )
+    assert "MessageId" in sns.publish(TopicArn=topic, Message="m", Subject="!" + "x" * 98)
     assert error_of(sns.publish, TopicArn=topic, Message="{", MessageStructure="json") == invalid(
         "Invalid parameter: Message Structure - JSON message body failed to parse"
     )
@@ -734,3 +740,14 @@ def test_topic_tags(sns: Any) -> None:
     )
     missing = f"arn:aws:sns:{REGION}:{ACCOUNT}:missing"
     assert error_of(sns.list_tags_for_resource, ResourceArn=missing)["Code"] == "ResourceNotFound"
+
+
+def test_inside_motos_mock_aws_sqsmock_answers_sns_when_asked() -> None:
+    import moto
+    import moto.sns.models
+
+    with moto.mock_aws(), mock_sqs(sns=True):
+        sns = boto3.client("sns", region_name=REGION)
+        topic = sns.create_topic(Name="ours")["TopicArn"]
+        assert [t["TopicArn"] for t in sns.list_topics()["Topics"]] == [topic]
+        assert not moto.sns.models.sns_backends[ACCOUNT][REGION].topics

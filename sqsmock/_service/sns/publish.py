@@ -28,6 +28,9 @@ __all__ = ["MESSAGE_LIMIT"]
 #: The largest message (UTF-8 bytes of Message and of each attribute's name, type and value).
 MESSAGE_LIMIT = 262144
 _BATCH_ID = re.compile(r"[A-Za-z0-9_-]+")
+#: ASCII starting with a letter, digit or punctuation, no line breaks or control characters,
+#: fewer than 100 characters.
+_SUBJECT = re.compile(r"[!-~][ -~]{0,98}")
 
 
 def _limit(topic: Topic) -> int:
@@ -70,7 +73,7 @@ def _prepared(call: Call, topic: Topic, entry: dict[str, Any], where: str) -> Pu
     subject = entry.get("Subject")
     if subject is not None:
         subject = str(subject)
-        if not subject or len(subject) > 99 or not subject.isascii() or "\n" in subject:
+        if not _SUBJECT.fullmatch(subject):
             raise SqsError("SnsInvalidParameter", name="Subject")
     for_sqs = _for_sqs(message, entry.get("MessageStructure"))
     attributes = checked_attributes(entry.get("MessageAttributes"), where)

@@ -39,8 +39,25 @@ _DEFAULTS = {"RawMessageDelivery": "false", "FilterPolicyScope": "MessageAttribu
 _SCOPES = ("MessageAttributes", "MessageBody")
 
 
+#: Python's JSON errors as Jackson (SNS's parser) words them, where one maps onto another.
+_JACKSON = {
+    "Expecting property name enclosed in double quotes": "was expecting double-quote to start "
+    "field name",
+    "Expecting ',' delimiter": "was expecting comma to separate Object entries",
+    "Expecting ':' delimiter": "was expecting a colon to separate field name and value",
+}
+
+
 def _json_detail(error: json.JSONDecodeError) -> str:
-    return f"{error.msg}\n at line: {error.lineno}, column: {error.colno}"
+    """What follows "failed to parse JSON. " in SNS's error: Jackson's report and location."""
+    found = error.doc[error.pos : error.pos + 1]
+    expected = _JACKSON.get(error.msg)
+    if expected is not None and found:
+        report = f"Unexpected character ('{found}' (code {ord(found)})): {expected}"
+    else:
+        report = error.msg
+    location = "REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)"
+    return f"{report}\n at [Source: {location}; line: {error.lineno}, column: {error.colno}]"
 
 
 def checked_attribute(
