@@ -751,3 +751,31 @@ def test_inside_motos_mock_aws_sqsmock_answers_sns_when_asked() -> None:
         topic = sns.create_topic(Name="ours")["TopicArn"]
         assert [t["TopicArn"] for t in sns.list_topics()["Topics"]] == [topic]
         assert not moto.sns.models.sns_backends[ACCOUNT][REGION].topics
+
+
+def test_group_ids_reach_queues_as_aws_forwards_them(sns: Any, sqs: Any) -> None:
+    standard = sns.create_topic(Name="s")["TopicArn"]
+    fifo = sns.create_topic(Name="f.fifo", Attributes={"FifoTopic": "true"})["TopicArn"]
+    fair_url, fair = queue(sqs, "fair")
+    plain_url, plain = queue(sqs, "plain")
+    sns.subscribe(TopicArn=standard, Protocol="sqs", Endpoint=fair)
+    sns.subscribe(TopicArn=fifo, Protocol="sqs", Endpoint=plain)
+    sns.publish(TopicArn=standard, Message="m", MessageGroupId="my-group-id-1")
+    sns.publish(TopicArn=fifo, Message="m", MessageGroupId="g", MessageDeduplicationId="d")
+    [fair_message] = receive(sqs, fair_url)
+    assert fair_message["Attributes"]["MessageGroupId"] == "my-group-id-1"  # fair queues
+    [plain_message] = receive(sqs, plain_url)  # a FIFO topic's message in a standard queue
+    assert "MessageGroupId" not in plain_message["Attributes"]
+    assert "MessageDeduplicationId" not in plain_message["Attributes"]
+
+
+def test_raw_delivery_of_more_than_ten_attributes_is_dropped(mock: Any, sns: Any, sqs: Any) -> None:
+    topic = sns.create_topic(Name="t")["TopicArn"]
+    url, arn = queue(sqs, "q")
+    arn_raw = sns.subscribe(
+        TopicArn=topic, Protocol="sqs", Endpoint=arn, Attributes={"RawMessageDelivery": "true"}
+    )["SubscriptionArn"]
+    many = {f"a{i}": {"DataType": "String", "StringValue": "v"} for i in range(11)}
+    sns.publish(TopicArn=topic, Message="m", MessageAttributes=many)
+    assert receive(sqs, url) == []
+    assert mock._runtime.backend.topics.subscription(arn_raw).dropped == 1
