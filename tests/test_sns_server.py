@@ -220,3 +220,44 @@ def test_a_localstack_init_script_fans_out_with_awslocal(
         assert json.loads(enveloped["Body"])["Message"] == "paid"
         [raw] = sqs.receive_message(QueueUrl=shipping)["Messages"]
         assert raw["Body"] == "paid"
+
+
+def test_a_queue_of_another_account_confirms_its_subscription_first(server: Any) -> None:
+    server.reset()
+
+    def client(service: str, account: str) -> Any:
+        return boto3.client(
+            service,
+            endpoint_url=server.endpoint_url,
+            region_name=REGION,
+            aws_access_key_id=account,  # a 12-digit key selects the account
+            aws_secret_access_key="x",
+        )
+
+    sns, sqs = client("sns", "111111111111"), client("sqs", "222222222222")
+    topic = sns.create_topic(Name="shared")["TopicArn"]
+    url = sqs.create_queue(QueueName="theirs")["QueueUrl"]
+    arn = f"arn:aws:sqs:{REGION}:222222222222:theirs"
+    answer = sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+    assert answer["SubscriptionArn"] == "pending confirmation"
+    counts = sns.get_topic_attributes(TopicArn=topic)["Attributes"]
+    assert (counts["SubscriptionsPending"], counts["SubscriptionsConfirmed"]) == ("1", "0")
+    [listed] = sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"]
+    assert listed["SubscriptionArn"] == "PendingConfirmation"
+    [asking] = sqs.receive_message(QueueUrl=url)["Messages"]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=asking["ReceiptHandle"])
+    request = json.loads(asking["Body"])
+    assert request["Type"] == "SubscriptionConfirmation"
+    assert request["TopicArn"] == topic
+    assert request["SubscribeURL"].endswith(f"&Token={request['Token']}")
+    sns.publish(TopicArn=topic, Message="before")  # a pending subscription gets nothing
+    assert "Messages" not in sqs.receive_message(QueueUrl=url)
+    with pytest.raises(ClientError):
+        client("sns", "222222222222").confirm_subscription(TopicArn=topic, Token="wrong")
+    confirmed = client("sns", "222222222222").confirm_subscription(
+        TopicArn=topic, Token=request["Token"]
+    )
+    assert confirmed["SubscriptionArn"].startswith(topic + ":")
+    sns.publish(TopicArn=topic, Message="after")
+    [got] = sqs.receive_message(QueueUrl=url)["Messages"]
+    assert json.loads(got["Body"])["Message"] == "after"

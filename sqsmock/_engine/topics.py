@@ -57,6 +57,8 @@ class Subscription:
     principal: str
     #: Attributes as set: RawMessageDelivery, FilterPolicy, FilterPolicyScope, RedrivePolicy...
     attributes: dict[str, str] = field(default_factory=dict)
+    #: The token of the confirmation a pending subscription waits for (None: none).
+    token: str | None = None
     delivered: int = 0
     #: Messages that found no queue (deleted, or never there) and no dead-letter queue.
     dropped: int = 0
@@ -71,6 +73,7 @@ class Subscription:
             "owner": self.owner,
             "principal": self.principal,
             "attributes": dict(self.attributes),
+            "token": self.token,
             "delivered": self.delivered,
             "dropped": self.dropped,
             "filtered": self.filtered,
@@ -196,6 +199,16 @@ class Topics:
             if topic is not None:
                 topic.subscriptions.remove(arn)
                 topic.subscriptions_deleted += 1
+
+    def confirm(self, topic: Topic, token: str) -> Subscription | None:
+        """Confirm the topic's pending subscription waiting for ``token`` (None: none is)."""
+        with self.lock:
+            for found in self.subscriptions_of(topic):
+                if found.token is not None and found.token == token:
+                    found.attributes.pop("PendingConfirmation", None)
+                    found.token = None
+                    return found
+        return None
 
     def subscriptions_of(self, topic: Topic) -> list[Subscription]:
         with self.lock:

@@ -13,12 +13,12 @@ from typing import Any
 
 from ..._errors import SqsError
 from .._context import Call
-from . import publish, subscriptions, tags, topics
+from . import confirmation, publish, subscriptions, tags, topics
 from ._registry import SNS_ACTIONS
 
 __all__ = ["SNS_ACTIONS", "dispatch_sns"]
 
-_MODULES = (publish, subscriptions, tags, topics)
+_MODULES = (confirmation, publish, subscriptions, tags, topics)
 
 
 def dispatch_sns(call: Call, operation: str, request: dict[str, Any]) -> dict[str, Any]:

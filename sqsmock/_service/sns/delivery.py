@@ -20,15 +20,35 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..._engine import Queue
 from ..._engine.topics import Subscription, Topic
 from ..._errors import SqsError
 from .._context import Call
 from ..send import build_message
 
-__all__ = ["Published", "deliver", "envelope"]
+__all__ = [
+    "Published",
+    "deliver",
+    "envelope",
+    "json_document",
+    "send_body",
+    "signature",
+    "signing_certificate_url",
+]
 
 #: A raw delivery with more attributes than SQS takes is discarded (SNS: a client-side error).
 _RAW_ATTRIBUTE_LIMIT = 10
+#: The fields SNS signs, in the order it signs them (those a message has).
+_SIGNED = (
+    "Message",
+    "MessageId",
+    "Subject",
+    "SubscribeURL",
+    "Timestamp",
+    "Token",
+    "TopicArn",
+    "Type",
+)
 #: What stands in the SigningCertURL's name (SNS's names its certificate by a hash).
 _CERTIFICATE = hashlib.md5(b"sqsmock").hexdigest()
 
@@ -58,20 +78,35 @@ def _matches(subscription: Subscription, message: Published) -> bool:
     return True
 
 
-def _signature(fields: Mapping[str, str]) -> str:
+def signing_certificate_url(region: str) -> str:
+    return f"https://sns.{region}.amazonaws.com/SimpleNotificationService-{_CERTIFICATE}.pem"
+
+
+def signature(fields: Mapping[str, str]) -> str:
     """A signature-shaped value: base64 of 256 bytes derived from SNS's string to sign. It is
     not an RSA signature (sqsmock holds no SNS private key): it does not verify."""
-    signed = "".join(
-        f"{name}\n{fields[name]}\n"
-        for name in ("Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type")
-        if name in fields
-    ).encode()
+    signed = "".join(f"{name}\n{fields[name]}\n" for name in _SIGNED if name in fields).encode()
     digest = b"".join(hashlib.sha256(bytes([i]) + signed).digest() for i in range(8))
     return base64.b64encode(digest).decode()
 
 
 def _dumped(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def json_document(
+    fields: Mapping[str, str], attributes: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """A message SNS sends to SQS, laid out as SNS lays it out: one key a line, in order."""
+    lines = [f"  {_dumped(name)} : {_dumped(value)}" for name, value in fields.items()]
+    if attributes:
+        entries = []
+        for name, value in attributes.items():
+            text = value.get("StringValue", value.get("BinaryValue", ""))
+            kind = _dumped(value["DataType"])
+            entries.append(f'    {_dumped(name)} : {{"Type":{kind},"Value":{_dumped(text)}}}')
+        lines.append('  "MessageAttributes" : {\n' + ",\n".join(entries) + "\n  }")
+    return "{\n" + ",\n".join(lines) + "\n}"
 
 
 def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
@@ -84,21 +119,13 @@ def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
         fields["Subject"] = message.subject
     fields["Message"] = message.for_sqs
     fields["Timestamp"] = message.timestamp
-    host = f"https://sns.{topic.region}.amazonaws.com"
     if not topic.fifo:
         fields["SignatureVersion"] = topic.attributes.get("SignatureVersion", "1")
-        fields["Signature"] = _signature(fields)
-        fields["SigningCertURL"] = f"{host}/SimpleNotificationService-{_CERTIFICATE}.pem"
+        fields["Signature"] = signature(fields)
+        fields["SigningCertURL"] = signing_certificate_url(topic.region)
+    host = f"https://sns.{topic.region}.amazonaws.com"
     fields["UnsubscribeURL"] = f"{host}/?Action=Unsubscribe&SubscriptionArn={subscription_arn}"
-    lines = [f"  {_dumped(name)} : {_dumped(value)}" for name, value in fields.items()]
-    if message.attributes:
-        entries = []
-        for name, value in message.attributes.items():
-            text = value.get("StringValue", value.get("BinaryValue", ""))
-            kind = _dumped(value["DataType"])
-            entries.append(f'    {_dumped(name)} : {{"Type":{kind},"Value":{_dumped(text)}}}')
-        lines.append('  "MessageAttributes" : {\n' + ",\n".join(entries) + "\n  }")
-    return "{\n" + ",\n".join(lines) + "\n}"
+    return json_document(fields, message.attributes)
 
 
 def _request(topic: Topic, subscription: Subscription, message: Published) -> dict[str, Any]:
@@ -126,8 +153,8 @@ def deliver(
     backend = call.backend
     count = backend.topics.count
     for subscription in subscriptions:
-        if subscription.protocol != "sqs":
-            continue  # other protocols never deliver in this mock
+        if subscription.protocol != "sqs" or subscription.token is not None:
+            continue  # other protocols never deliver in this mock; nor does a pending one
         if not _matches(subscription, message):
             count(subscription, "filtered")
             continue
@@ -144,3 +171,13 @@ def deliver(
             count(subscription, "dropped")
             continue
         count(subscription, "delivered")
+
+
+def send_body(call: Call, queue: Queue, body: str) -> None:
+    """Send ``body`` to ``queue`` as SNS does (nothing if the queue refuses it)."""
+    sender = Call(queue.region, queue.account, call.headers, backend=call.backend)
+    try:
+        built, delay = build_message(sender, queue, {"MessageBody": body})
+        queue.send([built], [delay])
+    except SqsError:
+        pass

@@ -23,7 +23,7 @@ from ._registry import sns_action
 from .attributes import attributes_size, checked_attributes
 from .delivery import Published, deliver
 
-__all__ = ["MESSAGE_LIMIT"]
+__all__ = ["MESSAGE_LIMIT", "timestamp"]
 
 #: The largest message (UTF-8 bytes of Message and of each attribute's name, type and value).
 MESSAGE_LIMIT = 262144
@@ -57,7 +57,7 @@ def _for_sqs(message: str, structure: Any) -> str:
     return chosen if isinstance(chosen, str) else str(document["default"])
 
 
-def _timestamp(now: float) -> str:
+def timestamp(now: float) -> str:
     moment = datetime.fromtimestamp(now, timezone.utc)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
@@ -92,7 +92,7 @@ def _prepared(call: Call, topic: Topic, entry: dict[str, Any], where: str) -> Pu
         uuid_text(new_message_key()),
         message,
         for_sqs,
-        _timestamp(call.backend.clock.now()),
+        timestamp(call.backend.clock.now()),
         subject,
         attributes,
         None if group is None else str(group),

@@ -2,7 +2,8 @@
 
 Subscriptions of protocol ``sqs`` name a queue by ARN, in any region or account this mock holds
 (a queue that does not exist yet is accepted, as SNS accepts it; messages for it are dropped and
-counted until it exists). Other protocols SNS knows are accepted and kept, and never deliver.
+counted until it exists); one of another account than the caller's waits for a confirmation
+(``confirmation``). Other protocols SNS knows are accepted and kept, and never deliver.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ..._errors import SqsError
 from .._context import Call
 from ._arns import arn_parts, page, required, subscription_of, topic_of
 from ._registry import sns_action
+from .confirmation import ask_to_confirm
 
 __all__ = ["PROTOCOLS"]
 
@@ -132,10 +134,14 @@ def subscribe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
                 raise SqsError("SnsSubscriptionExists")
             made = found
         else:
-            if protocol in _CONFIRMED_BY_ENDPOINT:
+            # A queue of another account than the caller's confirms first (a message to it).
+            other_account = protocol == "sqs" and endpoint.split(":")[4] != call.account
+            if protocol in _CONFIRMED_BY_ENDPOINT or other_account:
                 attributes["PendingConfirmation"] = "true"
             principal = f"arn:aws:iam::{call.account}:user/sqsmock"
             made = topics.subscribe(topic, protocol, endpoint, call.account, principal, attributes)
+            if other_account:
+                ask_to_confirm(call, topic, made)
     pending = made.attributes.get("PendingConfirmation") == "true"
     if pending and not params.get("ReturnSubscriptionArn"):
         return {"SubscriptionArn": "pending confirmation"}
