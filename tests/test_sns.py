@@ -779,3 +779,12 @@ def test_raw_delivery_of_more_than_ten_attributes_is_dropped(mock: Any, sns: Any
     sns.publish(TopicArn=topic, Message="m", MessageAttributes=many)
     assert receive(sqs, url) == []
     assert mock._runtime.backend.topics.subscription(arn_raw).dropped == 1
+
+
+def test_a_data_protection_policy_is_kept_and_echoed(sns: Any) -> None:
+    policy = json.dumps({"Name": "p", "Version": "2021-06-01", "Statement": []})
+    topic = sns.create_topic(Name="t", DataProtectionPolicy=policy)["TopicArn"]
+    assert sns.get_data_protection_policy(ResourceArn=topic)["DataProtectionPolicy"] == policy
+    other = json.dumps({"Name": "q", "Version": "2021-06-01", "Statement": []})
+    sns.put_data_protection_policy(ResourceArn=topic, DataProtectionPolicy=other)
+    assert sns.get_data_protection_policy(ResourceArn=topic)["DataProtectionPolicy"] == other

@@ -89,6 +89,8 @@ class Topic:
     #: Attributes as set at creation or by SetTopicAttributes (the read-only ones are computed).
     attributes: dict[str, str] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
+    #: The data protection policy (a JSON document), kept and echoed ("": none).
+    data_protection_policy: str = ""
     #: Subscription ARNs in the order they were made.
     subscriptions: list[str] = field(default_factory=list)
     subscriptions_deleted: int = 0
@@ -114,6 +116,7 @@ class Topic:
             "fifo": self.fifo,
             "attributes": dict(self.attributes),
             "tags": dict(self.tags),
+            "data_protection_policy": self.data_protection_policy,
             "subscriptions": list(self.subscriptions),
             "subscriptions_deleted": self.subscriptions_deleted,
             "published": self.published,

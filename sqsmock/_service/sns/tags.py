@@ -1,5 +1,7 @@
-"""TagResource, UntagResource and ListTagsForResource on topics (infrastructure tools such as
-Terraform read a topic's tags back right after creating it)."""
+"""What a topic carries beside its attributes: tags (TagResource, UntagResource,
+ListTagsForResource: infrastructure tools such as Terraform read them back right after creating
+a topic) and its data protection policy (Put/GetDataProtectionPolicy: kept and echoed, not
+enforced)."""
 
 from __future__ import annotations
 
@@ -49,3 +51,17 @@ def list_tags_for_resource(call: Call, params: dict[str, Any]) -> dict[str, Any]
     with call.backend.topics.lock:
         tags = [{"Key": key, "Value": value} for key, value in sorted(topic.tags.items())]
     return {"Tags": tags}
+
+
+@sns_action("PutDataProtectionPolicy")
+def put_data_protection_policy(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    topic = _topic(call, params)
+    policy = required(params, "DataProtectionPolicy")
+    with call.backend.topics.lock:
+        topic.data_protection_policy = policy
+    return {}
+
+
+@sns_action("GetDataProtectionPolicy")
+def get_data_protection_policy(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    return {"DataProtectionPolicy": _topic(call, params).data_protection_policy}

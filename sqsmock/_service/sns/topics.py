@@ -33,7 +33,6 @@ SETTABLE = frozenset(
         "ContentBasedDeduplication",
         "FifoThroughputScope",
         "ArchivePolicy",
-        "DataProtectionPolicy",
         "MaximumMessageSize",
         *(
             f"{protocol}{kind}"
@@ -138,6 +137,7 @@ def create_topic(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         if topic is None:
             topic = topics.create(key, fifo, _as_given(attributes))
             topic.tags.update(tags)
+            topic.data_protection_policy = str(params.get("DataProtectionPolicy") or "")
             return {"TopicArn": topic.arn}
         current = effective_attributes(call, topic)
         current.setdefault("FifoTopic", "false")
