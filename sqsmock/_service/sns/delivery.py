@@ -72,8 +72,12 @@ class Published:
 def _matches(subscription: Subscription, message: Published) -> bool:
     """Does ``message`` pass the subscription's filter policy (FilterPolicy, FilterPolicyScope)?
 
-    Every message passes for now: the filter-policy matcher (``sns_filter``, a pure module of the
-    service layer) is called here once it is in place.
+    Every message passes for now. This is the one call site of the filter-policy matcher: the
+    pure module ``sqsmock/_service/sns_filter.py`` (``from ..sns_filter import ...``) is called
+    here once it is in place, with the subscription's ``attributes["FilterPolicy"]`` and
+    ``attributes.get("FilterPolicyScope", "MessageAttributes")``, the message's ``attributes``
+    (name -> DataType and StringValue or BinaryValue) and its ``message`` text; a message it
+    filters out is counted (``filtered``) by the caller.
     """
     return True
 
