@@ -788,3 +788,33 @@ def test_a_data_protection_policy_is_kept_and_echoed(sns: Any) -> None:
     other = json.dumps({"Name": "q", "Version": "2021-06-01", "Statement": []})
     sns.put_data_protection_policy(ResourceArn=topic, DataProtectionPolicy=other)
     assert sns.get_data_protection_policy(ResourceArn=topic)["DataProtectionPolicy"] == other
+
+
+def test_an_attribute_without_a_data_type_is_a_validation_error(mock: Any, sns: Any) -> None:
+    """Only over the wire (botocore requires DataType): SNS's ValidationError names where."""
+    from sqsmock._protocol import Call
+    from sqsmock._protocol import sns as protocol
+    from sqsmock._protocol.query import form_pairs
+
+    topic = sns.create_topic(Name="t")["TopicArn"]
+    forms = {
+        "messageAttributes.attr1.member.dataType": (
+            f"Action=Publish&TopicArn={topic}&Message=m"
+            "&MessageAttributes.entry.1.Name=attr1&MessageAttributes.entry.1.Value.StringValue=v"
+        ),
+        "publishBatchRequestEntries.1.member.messageAttributes.attr1.member.dataType": (
+            f"Action=PublishBatch&TopicArn={topic}&PublishBatchRequestEntries.member.1.Id=a"
+            "&PublishBatchRequestEntries.member.1.Message=m"
+            "&PublishBatchRequestEntries.member.1.MessageAttributes.entry.1.Name=attr1"
+            "&PublishBatchRequestEntries.member.1.MessageAttributes.entry.1.Value.StringValue=v"
+        ),
+    }
+    for path, form in forms.items():
+        operation, params = protocol.decode(form_pairs(form))
+        result = mock._runtime.call_sns(operation, params, Call(REGION, ACCOUNT))
+        assert result.error is not None
+        assert (result.error.code, result.status) == ("ValidationError", 400)
+        assert result.error.message == (
+            f"1 validation error detected: Value null at '{path}' failed to satisfy constraint: "
+            "Member must not be null"
+        )

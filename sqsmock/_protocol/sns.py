@@ -62,8 +62,12 @@ def decode(pairs: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
     return action, _structure(SHAPES[entry[0]][1], root, "")
 
 
-def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, Any]:
-    """The members of a structure; SNS's error for a required one that is missing."""
+def _structure(
+    members: tuple[Any, ...], node: Node, prefix: str, checked: bool = True
+) -> dict[str, Any]:
+    """The members of a structure; SNS's error for a required one that is missing (``checked``:
+    not in a map's values, a message attribute's, whose missing ``DataType`` the service
+    reports as SNS does, with a ValidationError naming where)."""
     result: dict[str, Any] = {}
     for name, shape, required, wire, others in members:
         child = node.get(wire)
@@ -73,7 +77,7 @@ def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, A
         value = _ABSENT if child is None else _decode(shape, child, prefix + wire)
         if value is not _ABSENT:
             result[name] = value
-        elif required:
+        elif required and checked:
             raise SqsError("SnsMissingParameter", name=prefix + wire)
     return result
 
@@ -81,7 +85,7 @@ def _structure(members: tuple[Any, ...], node: Node, prefix: str) -> dict[str, A
 _ABSENT: Any = object()
 
 
-def _decode(shape: str, node: Node, key: str) -> Any:
+def _decode(shape: str, node: Node, key: str, checked: bool = True) -> Any:
     definition = SHAPES.get(shape)
     if definition is None:
         text = node.get(_VALUE)
@@ -100,7 +104,7 @@ def _decode(shape: str, node: Node, key: str) -> Any:
         return text
     kind = definition[0]
     if kind == "structure":
-        return _structure(definition[1], node, key + ".")
+        return _structure(definition[1], node, key + ".", checked)
     if kind == "list":
         _, member, member_name, flattened = definition
         if not flattened:
@@ -118,7 +122,7 @@ def _decode(shape: str, node: Node, key: str) -> Any:
             missing = key_name if name_node is None else value_name
             raise SqsError("SnsMissingParameter", name=f"{entry_key}.{missing}")
         map_key = _decode(key_shape, name_node, entry_key)
-        result[map_key] = _decode(value_shape, value_node, entry_key)
+        result[map_key] = _decode(value_shape, value_node, entry_key, checked=False)
     return result
 
 
