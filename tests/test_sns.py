@@ -818,3 +818,40 @@ def test_an_attribute_without_a_data_type_is_a_validation_error(mock: Any, sns: 
             f"1 validation error detected: Value null at '{path}' failed to satisfy constraint: "
             "Member must not be null"
         )
+
+
+def test_publishes_from_many_threads_reach_a_fifo_queue_in_sequence_order(
+    mock: Any, sns: Any, sqs: Any
+) -> None:
+    import sys
+    import threading
+
+    topic = sns.create_topic(Name="t.fifo", Attributes={"FifoTopic": "true"})["TopicArn"]
+    _, arn = queue(sqs, "q.fifo", FifoQueue="true")
+    sns.subscribe(
+        TopicArn=topic, Protocol="sqs", Endpoint=arn, Attributes={"RawMessageDelivery": "true"}
+    )
+    sequence: dict[str, int] = {}
+
+    def publish(thread: int) -> None:
+        client = boto3.client("sns", region_name=REGION)
+        for n in range(25):
+            body = f"{thread}-{n}"
+            answer = client.publish(
+                TopicArn=topic, Message=body, MessageGroupId="g", MessageDeduplicationId=body
+            )
+            sequence[body] = int(answer["SequenceNumber"])
+
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as they can
+    try:
+        threads = [threading.Thread(target=publish, args=(t,)) for t in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switching)
+    bodies = [view.body for view in mock.peek("q.fifo")]
+    assert len(bodies) == 150
+    assert bodies == sorted(bodies, key=sequence.__getitem__)

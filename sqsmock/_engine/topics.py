@@ -5,7 +5,8 @@ it (the topic's ARN and a UUID), which is how every call names it. What is kept 
 strings, numbers, dicts of strings -- so that ``Topics.snapshot`` can hand it to a store as it
 is. The engine keeps state and the FIFO topic's deduplication window and sequence numbers; the
 service validates requests and delivers published messages into queues. Every change holds
-``Topics.lock``; it is held only for the change, never across a delivery into a queue.
+``Topics.lock``; it is held only for the change, never across a delivery into a queue (a FIFO
+topic's own ``ordering`` lock is).
 """
 
 from __future__ import annotations
@@ -99,6 +100,9 @@ class Topic:
     sequence: int = 0
     #: Deduplication scope key -> (expiry, MessageId, SequenceNumber) (FIFO topics).
     deduplication: dict[str, tuple[float, str, str]] = field(default_factory=dict)
+    #: Held by a FIFO topic's publish from its sequence number to the end of its delivery, so
+    #: every queue receives the topic's messages in sequence order (not state: not kept).
+    ordering: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def key(self) -> TopicKey:

@@ -106,25 +106,29 @@ def _size(published: Published) -> int:
 
 def _publish(call: Call, topic: Topic, published: Published) -> dict[str, Any]:
     """Deliver one checked message; its MessageId (and SequenceNumber on FIFO topics)."""
+    if not topic.fifo:
+        _deliver(call, topic, published)
+        return {"MessageId": published.message_id}
     topics = call.backend.topics
-    if topic.fifo:
-        scope = topic.attributes.get("FifoThroughputScope", "Topic")
-        key = f"{published.deduplication}"
-        if scope == "MessageGroup":
-            key = f"{published.group}\n{key}"
-        now = call.backend.clock.now()
+    key = f"{published.deduplication}"
+    if topic.attributes.get("FifoThroughputScope", "Topic") == "MessageGroup":
+        key = f"{published.group}\n{key}"
+    now = call.backend.clock.now()
+    with topic.ordering:  # numbered and delivered in one step: queues see sequence order
         with topics.lock:
             seen = topics.deduplicated(topic, key, now)
             if seen is not None:
                 return {"MessageId": seen[0], "SequenceNumber": seen[1]}
             published.sequence = topics.next_sequence(topic, key, published.message_id, now)
+        _deliver(call, topic, published)
+    return {"MessageId": published.message_id, "SequenceNumber": published.sequence}
+
+
+def _deliver(call: Call, topic: Topic, published: Published) -> None:
+    topics = call.backend.topics
     with topics.lock:
         topic.published += 1
     deliver(call, topic, topics.subscriptions_of(topic), published)
-    answer = {"MessageId": published.message_id}
-    if published.sequence is not None:
-        answer["SequenceNumber"] = published.sequence
-    return answer
 
 
 def _target(call: Call, params: dict[str, Any]) -> Topic | None:
