@@ -855,3 +855,12 @@ def test_publishes_from_many_threads_reach_a_fifo_queue_in_sequence_order(
     bodies = [view.body for view in mock.peek("q.fifo")]
     assert len(bodies) == 150
     assert bodies == sorted(bodies, key=sequence.__getitem__)
+
+
+def test_the_readmes_example_runs_as_written() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## SNS in front of SQS", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(example, {"boto3": boto3, "json": json, "mock_sqs": mock_sqs})
