@@ -85,6 +85,7 @@ class MockSQS(Handle):
                         self._host, self._runtime = host, host._runtime
                     else:
                         self._runtime = self._new_runtime()
+                        self._runtime.sns = self.options.sns
                         _activation.activate(self._runtime, allow_aws=self.allow_aws)
                         _owners.append(self)
             self._depth += 1
@@ -287,6 +288,7 @@ def mock_sqs(
     config: str | os.PathLike[str] | Mapping[str, Any] | None = ...,
     allow_aws: bool | None = ...,
     join: bool | None = ...,
+    sns: bool = ...,
 ) -> MockSQS: ...
 
 

@@ -270,9 +270,17 @@ class MockOptions(StateOptions):
             "nested mock_aws() do (default: a state of its own, or the sqsmock_join ini option)"
         ),
     )
+    sns: bool = field(
+        default=False,
+        metadata=about(
+            "answer SNS calls too: topics and subscriptions that deliver into this mock's "
+            "queues (default: SNS is left to whatever else answers it, such as moto)"
+        ),
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        self._set("sns", bool(self.sns))
         self._set(
             "allow_aws", ALLOW_AWS_DEFAULT if self.allow_aws is None else bool(self.allow_aws)
         )

@@ -29,6 +29,7 @@ from ._features.journal import CallJournal
 from ._features.waiters import EventLog
 from ._options import StateOptions
 from ._protocol import Call, LongPoll, Result
+from ._protocol.sns import start as start_sns
 from ._service import Request, Response
 from ._service._wait import in_thread
 from ._store import errors as store_errors
@@ -66,6 +67,7 @@ class Runtime:
         self.faults = Faults()
         #: At-least-once delivery and ordering settings (``handle.chaos(...)``).
         self.chaos = Chaos(as_delivery(options.delivery))
+        self.sns = True  #: answer SNS (always over HTTP; in-process when the mock asks)
         #: Queues declared ahead (``config=``): made now and again after every reset.
         self.declarations = options.declarations
         try:
@@ -199,6 +201,9 @@ class Runtime:
                 operation, params, result, caller.region, caller.account, plan.when, plan.injected
             )
         return result
+
+    def call_sns(self, operation: str, params: Request, caller: Call) -> Result:  # none waits
+        return start_sns(self.backend, operation, params, caller)
 
     async def run_engine(self, func: Callable[[], T]) -> T:
         """Run engine work from a coroutine: in a thread when the engine does blocking I/O (a

@@ -283,8 +283,8 @@ def test_a_request_for_another_service_names_it(server):
     with pytest.raises(ClientError) as exc:
         s3.list_buckets()
     assert exc.value.response["ResponseMetadata"]["HTTPStatusCode"] == 501
-    sns = boto3.client(
-        "sns",
+    sts = boto3.client(
+        "sts",
         endpoint_url=server.endpoint_url,
         region_name="us-east-1",
         aws_access_key_id="x",
@@ -292,9 +292,9 @@ def test_a_request_for_another_service_names_it(server):
         config=Config(retries={"max_attempts": 1}),
     )
     with pytest.raises(ClientError) as exc:
-        sns.list_topics()
-    assert "sqsmock serves SQS only" in exc.value.response["Error"]["Message"]
-    assert "sns" in exc.value.response["Error"]["Message"]
+        sts.get_caller_identity()
+    assert "sqsmock serves SQS and SNS only" in exc.value.response["Error"]["Message"]
+    assert "sts" in exc.value.response["Error"]["Message"]
 
 
 def test_public_url_sets_every_queue_url_and_is_read_back():

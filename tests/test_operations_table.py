@@ -8,6 +8,7 @@ import botocore.session
 
 from sqsmock._service import ACTIONS
 from sqsmock._service.operations import render
+from sqsmock._service.sns import SNS_ACTIONS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "operations.md"
 
@@ -27,3 +28,12 @@ def test_table_lists_every_operation_once() -> None:
     rows = [line for line in render().splitlines() if line.startswith("| ") and "built" in line]
     names = [row.split("|")[1].strip() for row in rows]
     assert sorted(names) == sorted(ACTIONS)
+
+
+def test_sns_registry_names_only_botocores_sns_operations() -> None:
+    """SNS's handlers are apart from SQS's (the APIs share names such as AddPermission), and
+    each answers a real SNS operation."""
+    model = botocore.session.get_session().get_service_model("sns")
+    assert set(SNS_ACTIONS) <= set(model.operation_names)
+    assert {"CreateTopic", "Subscribe", "Publish", "PublishBatch"} <= set(SNS_ACTIONS)
+    assert "Publish" not in ACTIONS

@@ -73,10 +73,12 @@ def test_regenerating_the_table_gives_the_committed_file() -> None:
     spec.loader.exec_module(module)
     committed = (ROOT / "sqsmock" / "_protocol" / "shapes.py").read_text(encoding="utf-8")
     assert module.generate() == committed
+    sns = (ROOT / "sqsmock" / "_protocol" / "sns_shapes.py").read_text(encoding="utf-8")
+    assert module.generate_sns() == sns
 
 
 def test_the_protocol_modules_import_nothing_of_botocore() -> None:
-    for name in ("shapes", "validate", "query"):
+    for name in ("shapes", "validate", "query", "sns_shapes", "sns"):
         path = ROOT / "sqsmock" / "_protocol" / f"{name}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {

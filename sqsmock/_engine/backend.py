@@ -1,4 +1,4 @@
-"""All queues of one mock activation, by region, account and name.
+"""All queues of one mock activation, by region, account and name (and its SNS ``topics``).
 
 Regions and accounts are separate namespaces. The backend owns the queue registry (guarded by
 its own lock, held only for lookups and updates of the registry, never across a store write)
@@ -36,6 +36,7 @@ from .message import Message
 from .move_tasks import MoveTasks
 from .queue import Queue
 from .sync import Key, StoreSync
+from .topics import Topics
 
 __all__ = ["QUEUE_DELETE_COOLDOWN", "Backend"]
 
@@ -68,6 +69,8 @@ class Backend(StoreSync):
         self._generation = 0
         self._observer: Observer | None = None
         self.move_tasks = self._new_move_tasks()
+        #: SNS topics and subscriptions (in memory only, for now).
+        self.topics = Topics()
         if store is not None:
             store.on_late = self.mark_stale
         clock.subscribe(self._wake_all)
@@ -254,6 +257,7 @@ class Backend(StoreSync):
                 self._deleted.clear()
                 self._generation += 1
                 self.move_tasks = self._new_move_tasks()
+            self.topics.reset()
         for queue in queues:
             queue.notify()
 

@@ -1,18 +1,20 @@
-"""Every SQS error sqsmock can answer, as data: one table, one exception type.
+"""Every SQS and SNS error sqsmock can answer, as data: one table, one exception type.
 
 Each entry gives the error shape (``__type`` on the wire, ``Error.QueryErrorCode`` in botocore and
 the modeled exception class), the legacy query code (``Error.Code``), the HTTP status and the
 message template. Any layer raises ``SqsError(name, **params)``; the protocol layer renders it.
 Every message text lives here, so a reader sees in one place what sqsmock can answer and a test
 checks the table (placeholders, shapes, statuses) and every raise site against it.
-The table is kept in two files by where an error comes from (``api.py``: the SQS API;
-``wire.py``: the wire, the HTTP front end, fault injection); ``ERRORS`` is their union.
+The table is kept in three files by where an error comes from (``api.py``: the SQS API;
+``wire.py``: the wire, the HTTP front end, fault injection; ``sns.py``: the SNS API);
+``ERRORS`` is their union.
 This package imports nothing else of sqsmock so that every layer may use it.
 """
 
 from __future__ import annotations
 
 from .api import API_ERRORS
+from .sns import SNS_ERRORS
 from .spec import ErrorSpec
 from .subscription_filters import FILTER_POLICY_ERRORS
 from .wire import WIRE_ERRORS
@@ -20,7 +22,7 @@ from .wire import WIRE_ERRORS
 __all__ = ["ERRORS", "QUERY_MESSAGES", "ErrorSpec", "SqsError", "batch_entry_error"]
 
 #: Every entry, by name.
-ERRORS: dict[str, ErrorSpec] = {**API_ERRORS, **WIRE_ERRORS}
+ERRORS: dict[str, ErrorSpec] = {**API_ERRORS, **WIRE_ERRORS, **SNS_ERRORS}
 
 # SNS subscription filter policies (``subscription_filters.py``).
 ERRORS.update(FILTER_POLICY_ERRORS)

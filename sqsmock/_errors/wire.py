@@ -117,12 +117,12 @@ WIRE_ERRORS: dict[str, ErrorSpec] = {
     "DeveloperEndpointReceiveOnly": ErrorSpec(
         "InvalidRequest", "InvalidRequest", 400, "This endpoint only accepts ReceiveMessage calls"
     ),
-    # A request signed for another service (S3, SNS, ...) reached the SQS server.
+    # A request signed for another service (S3, DynamoDB, ...) reached the server.
     "NotSqs": ErrorSpec(
         "UnsupportedOperation",
         "UnsupportedOperation",
         501,
-        "sqsmock serves SQS only: this request is for the {service} service. Point {service} "
-        "clients at another endpoint.",
+        "sqsmock serves SQS and SNS only: this request is for the {service} service. Point "
+        "{service} clients at another endpoint.",
     ),
 }

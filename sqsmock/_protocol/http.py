@@ -1,4 +1,6 @@
-"""SQS over HTTP: a raw request in, a raw answer out, for both wire protocols on one port.
+"""SQS over HTTP: a raw request in, a raw answer out, for both wire protocols on one port --
+and SNS's query protocol on the same port, for a request signed for ``sns`` or naming an action
+only SNS has (``Publish``, ``CreateTopic``...).
 
 Chosen per request, as SQS does: an ``X-Amz-Target: AmazonSQS.<Operation>`` header means AWS
 JSON 1.0 (``wire``); otherwise the form (body and URL query string) must carry ``Action=`` --
@@ -23,7 +25,7 @@ from typing import Any
 
 from .._errors import SqsError
 from .._service.addresses import QueueUrls, split_queue_url
-from . import Call, Result, wire
+from . import Call, Result, sns, wire
 from .query import (
     check_form_size,
     decode_query,
@@ -104,7 +106,7 @@ class Parsed:
 
 
 def protocol_of(request: HttpRequest) -> str:
-    """How to answer this request, even when it is malformed: ``"json"`` (AWS JSON 1.0),
+    """How to answer this SQS request, even when it is malformed: ``"json"`` (AWS JSON 1.0),
     ``"query"`` (XML), or ``"query-json"`` (the query protocol for a client that accepts JSON:
     SQS then answers its documents as JSON)."""
     headers = request.headers
@@ -193,7 +195,9 @@ def parse(
     headers = request.headers
     key, scope_region, service = _signed(headers.get("authorization", ""))
     if service is not None and service != "sqs":
-        raise SqsError("NotSqs", service=service)
+        if service != "sns":
+            raise SqsError("NotSqs", service=service)
+        return _parse_sns(request, key, scope_region, region, account, urls)
     target = headers.get("x-amz-target")
     path = request.path
     if target is not None:
@@ -213,7 +217,12 @@ def parse(
         to_queue = _queue_url_path(path)
         if to_queue and request.method == "GET" and all(key != "Action" for key, _ in pairs):
             raise SqsError("UnknownOperation")
-        operation, params = decode_query(pairs)
+        try:
+            operation, params = decode_query(pairs)
+        except SqsError as error:  # an unsigned SNS call names an action only SNS has
+            if error.error == "InvalidAction" and error.params.get("action") in sns.OPERATIONS:
+                return _parse_sns(request, key, scope_region, region, account, urls)
+            raise
         if to_queue and operation in _NOT_FOR_QUEUE_URL:
             raise SqsError("InvalidAction", action=operation)
     if key is None and pairs:
@@ -229,8 +238,34 @@ def parse(
     return Parsed(protocol, operation, params, caller)
 
 
+def _parse_sns(
+    request: HttpRequest,
+    key: str | None,
+    scope_region: str | None,
+    region: str,
+    account: str,
+    urls: QueueUrls,
+) -> Parsed:
+    """An SNS call (signed for ``sns``, or naming an action only SNS has): SNS's query form."""
+    check_form_size(request.body, len(request.query))
+    try:
+        pairs = request.query + form_pairs(request.body.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise SqsError("MalformedQueryString", reason=error.reason) from None
+    if key is None and pairs:
+        key, scope_region = _presigned(pairs)
+    if key is not None and len(key) == 12 and key.isdigit():
+        account = key
+    operation, params = sns.decode(pairs)
+    caller = Call(scope_region or region, account, request.headers, urls, unshared=True)
+    return Parsed("sns", operation, params, caller)
+
+
 def render(protocol: str, result: Result) -> HttpAnswer:
-    """The HTTP answer SQS sends for ``result`` in ``protocol``."""
+    """The HTTP answer SQS (or, for ``protocol`` "sns", SNS) sends for ``result``."""
+    if protocol == "sns":
+        headers = {"x-amzn-RequestId": result.request_id, "Content-Type": sns.CONTENT_TYPE}
+        return HttpAnswer(result.status, headers, sns.render(result))
     if protocol == "json":
         headers = {"x-amzn-RequestId": result.request_id, "Content-Type": wire.JSON_CONTENT_TYPE}
         if result.error is not None:
@@ -262,8 +297,11 @@ def render(protocol: str, result: Result) -> HttpAnswer:
 
 
 def error_answer(request: HttpRequest, error: SqsError, operation: str = "") -> HttpAnswer:
-    """An error answered before any call was made, in the request's protocol."""
-    return render(protocol_of(request), Result.of_error(operation, error))
+    """An error answered before any call was made, in the request's protocol (SNS's for a
+    request signed for SNS)."""
+    signed_for = _signed(request.headers.get("authorization", ""))[2]
+    protocol = "sns" if signed_for == "sns" else protocol_of(request)
+    return render(protocol, Result.of_error(operation, error))
 
 
 __all__ += ["Parsed", "protocol_of"]

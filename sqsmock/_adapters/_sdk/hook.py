@@ -15,6 +15,7 @@ from typing import Any
 from botocore.validate import ParamValidationDecorator
 
 from .._stack import stack
+from . import sns
 from .retry import DEFERRED, sending_context
 
 __all__ = ["HOOKED_MARK", "SQS_MARK", "hook", "hooked"]
@@ -26,8 +27,9 @@ SQS_MARK = "_sqsmock_sqs"
 
 
 def hook(client: Any, before_call: Callable[..., Any], before_send: Callable[..., Any]) -> None:
-    """Give an SQS client's event emitter ``before_call`` (once per client); mark any client
-    as seen. ``before_call(validated, model, params, context, **kwargs)`` answers the call;
+    """Give an SQS client's event emitter ``before_call`` (once per client), an SNS client's
+    ``sns.before_call``; mark any client as seen.
+    ``before_call(validated, model, params, context, **kwargs)`` answers the call;
     ``before_send(request, **kwargs)`` each attempt of a deferred one."""
     events = client.meta.events
     if client.meta.service_model.service_name == "sqs":
@@ -43,6 +45,9 @@ def hook(client: Any, before_call: Callable[..., Any], before_send: Callable[...
         events.register_last("before-send", before_send, unique_id="sqsmock-before-send")
         _yield_to_sqsmock(events)
         setattr(events, SQS_MARK, True)
+    elif client.meta.service_model.service_name == "sns":
+        # Answers only while the innermost mock asks for SNS; else stands aside (moto...).
+        events.register_last("before-call", sns.before_call, unique_id="sqsmock-sns-before-call")
     setattr(events, HOOKED_MARK, True)
 
 

@@ -1,4 +1,5 @@
-"""The SQS endpoint: every path outside ``/_sqsmock/`` and LocalStack's routes is SQS.
+"""The SQS endpoint: every path outside ``/_sqsmock/`` and LocalStack's routes is SQS (or SNS,
+for a request the protocol layer finds is SNS's: it answers on the same port).
 
 A request is read whole, parsed by the protocol layer (``parse``: AWS JSON 1.0 or the query
 protocol, chosen per request), called through ``Runtime.call_async`` -- on the event loop, where
@@ -131,6 +132,11 @@ def begin(
         if http.method == "GET" and parsed.operation not in READ_ONLY and not signed(http.headers):
             log.warning("refused GET %s: unsigned, and it changes state", parsed.operation)
             raise SqsError("UnsignedGet", action=parsed.operation)
+        if parsed.protocol == "sns":  # delivers into queues: off the loop over a store
+            sns = partial(runtime.call_sns, parsed.operation, parsed.params, parsed.caller)
+            if runtime.blocking:
+                return _awaited(server, http, parsed, partial(runtime.run_engine, sns))
+            return _rendered(server, parsed, sns())
         if runtime.blocking:
             call = partial(
                 runtime.call_async, parsed.operation, parsed.params, parsed.caller, remote=True

@@ -1,0 +1,187 @@
+"""Delivering a published message into the queues of a topic's SQS subscriptions.
+
+Each subscription's copy is sent through SQS's own ``build_message`` and ``Queue.send``, so it is
+checked, digested (MD5s) and kept exactly as a SendMessage of the same body and attributes
+would be; the engine tells its observers (``wait_for``) as for any message. Delivery is
+synchronous: a test finds the message in the queue when Publish returns.
+
+A subscription receives either the JSON envelope SNS wraps a notification in (``envelope``, with
+its keys in SNS's order and its pretty-printed form) or, with ``RawMessageDelivery``, the message
+itself with its attributes as SQS message attributes. A queue that is gone (or refuses the
+message) drops it and counts it on the subscription; filtered-out messages are counted too.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..._engine import Queue
+from ..._engine.topics import Subscription, Topic
+from ..._errors import SqsError
+from .._context import Call
+from ..send import build_message
+
+__all__ = [
+    "Published",
+    "deliver",
+    "envelope",
+    "json_document",
+    "send_body",
+    "signature",
+    "signing_certificate_url",
+]
+
+#: A raw delivery with more attributes than SQS takes is discarded (SNS: a client-side error).
+_RAW_ATTRIBUTE_LIMIT = 10
+#: The fields SNS signs, in the order it signs them (those a message has).
+_SIGNED = (
+    "Message",
+    "MessageId",
+    "Subject",
+    "SubscribeURL",
+    "Timestamp",
+    "Token",
+    "TopicArn",
+    "Type",
+)
+#: What stands in the SigningCertURL's name (SNS's names its certificate by a hash).
+_CERTIFICATE = hashlib.md5(b"sqsmock").hexdigest()
+
+
+@dataclass
+class Published:
+    """One message as published to a topic, ready for each subscription."""
+
+    message_id: str
+    message: str
+    #: MessageStructure=json: the message per protocol (``"sqs"`` if a string, else ``default``).
+    for_sqs: str
+    timestamp: str
+    subject: str | None = None
+    attributes: dict[str, dict[str, str]] = field(default_factory=dict)
+    group: str | None = None
+    deduplication: str | None = None
+    sequence: str | None = None
+
+
+def _matches(subscription: Subscription, message: Published) -> bool:
+    """Does ``message`` pass the subscription's filter policy (FilterPolicy, FilterPolicyScope)?
+
+    Every message passes for now. This is the one call site of the filter-policy matcher: the
+    pure module ``sqsmock/_service/sns_filter.py`` (``from ..sns_filter import ...``) is called
+    here once it is in place, with the subscription's ``attributes["FilterPolicy"]`` and
+    ``attributes.get("FilterPolicyScope", "MessageAttributes")``, the message's ``attributes``
+    (name -> DataType and StringValue or BinaryValue) and its ``message`` text; a message it
+    filters out is counted (``filtered``) by the caller.
+    """
+    return True
+
+
+def signing_certificate_url(region: str) -> str:
+    return f"https://sns.{region}.amazonaws.com/SimpleNotificationService-{_CERTIFICATE}.pem"
+
+
+def signature(fields: Mapping[str, str]) -> str:
+    """A signature-shaped value: base64 of 256 bytes derived from SNS's string to sign. It is
+    not an RSA signature (sqsmock holds no SNS private key): it does not verify."""
+    signed = "".join(f"{name}\n{fields[name]}\n" for name in _SIGNED if name in fields).encode()
+    digest = b"".join(hashlib.sha256(bytes([i]) + signed).digest() for i in range(8))
+    return base64.b64encode(digest).decode()
+
+
+def _dumped(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def json_document(
+    fields: Mapping[str, str], attributes: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """A message SNS sends to SQS, laid out as SNS lays it out: one key a line, in order."""
+    lines = [f"  {_dumped(name)} : {_dumped(value)}" for name, value in fields.items()]
+    if attributes:
+        entries = []
+        for name, value in attributes.items():
+            text = value.get("StringValue", value.get("BinaryValue", ""))
+            kind = _dumped(value["DataType"])
+            entries.append(f'    {_dumped(name)} : {{"Type":{kind},"Value":{_dumped(text)}}}')
+        lines.append('  "MessageAttributes" : {\n' + ",\n".join(entries) + "\n  }")
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
+def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
+    """The body SQS receives from SNS for a subscription without raw delivery."""
+    fields: dict[str, str] = {"Type": "Notification", "MessageId": message.message_id}
+    if message.sequence is not None:
+        fields["SequenceNumber"] = message.sequence
+    fields["TopicArn"] = topic.arn
+    if message.subject is not None:
+        fields["Subject"] = message.subject
+    fields["Message"] = message.for_sqs
+    fields["Timestamp"] = message.timestamp
+    if not topic.fifo:
+        fields["SignatureVersion"] = topic.attributes.get("SignatureVersion", "1")
+        fields["Signature"] = signature(fields)
+        fields["SigningCertURL"] = signing_certificate_url(topic.region)
+    host = f"https://sns.{topic.region}.amazonaws.com"
+    fields["UnsubscribeURL"] = f"{host}/?Action=Unsubscribe&SubscriptionArn={subscription_arn}"
+    return json_document(fields, message.attributes)
+
+
+def _request(topic: Topic, subscription: Subscription, message: Published) -> dict[str, Any]:
+    raw = subscription.attributes.get("RawMessageDelivery") == "true"
+    request: dict[str, Any] = {}
+    if raw:
+        request["MessageBody"] = message.for_sqs
+        if message.attributes:
+            request["MessageAttributes"] = message.attributes
+    else:
+        request["MessageBody"] = envelope(topic, subscription.arn, message)
+    fifo_queue = subscription.endpoint.endswith(".fifo")
+    if fifo_queue:
+        request["MessageGroupId"] = message.group
+        request["MessageDeduplicationId"] = message.deduplication
+    elif message.group is not None and not topic.fifo:
+        request["MessageGroupId"] = message.group  # fair queues: standard topics pass it on
+    return request
+
+
+def deliver(
+    call: Call, topic: Topic, subscriptions: list[Subscription], message: Published
+) -> None:
+    """Send ``message`` to every subscription that takes it."""
+    backend = call.backend
+    count = backend.topics.count
+    for subscription in subscriptions:
+        if subscription.protocol != "sqs" or subscription.token is not None:
+            continue  # other protocols never deliver in this mock; nor does a pending one
+        if not _matches(subscription, message):
+            count(subscription, "filtered")
+            continue
+        raw = subscription.attributes.get("RawMessageDelivery") == "true"
+        queue = backend.by_arn(subscription.endpoint)
+        if queue is None or (raw and len(message.attributes) > _RAW_ATTRIBUTE_LIMIT):
+            count(subscription, "dropped")
+            continue
+        sender = Call(queue.region, queue.account, call.headers, backend=backend)
+        try:
+            built, delay = build_message(sender, queue, _request(topic, subscription, message))
+            queue.send([built], [delay])
+        except SqsError:
+            count(subscription, "dropped")
+            continue
+        count(subscription, "delivered")
+
+
+def send_body(call: Call, queue: Queue, body: str) -> None:
+    """Send ``body`` to ``queue`` as SNS does (nothing if the queue refuses it)."""
+    sender = Call(queue.region, queue.account, call.headers, backend=call.backend)
+    try:
+        built, delay = build_message(sender, queue, {"MessageBody": body})
+        queue.send([built], [delay])
+    except SqsError:
+        pass
