@@ -25,6 +25,7 @@ from ..._engine.topics import Subscription, Topic
 from ..._errors import SqsError
 from .._context import Call
 from ..send import build_message
+from ..sns_filters import ATTRIBUTES_SCOPE, stored_policy
 
 __all__ = [
     "Published",
@@ -71,15 +72,12 @@ class Published:
 
 def _matches(subscription: Subscription, message: Published) -> bool:
     """Does ``message`` pass the subscription's filter policy (FilterPolicy, FilterPolicyScope)?
-
-    Every message passes for now. This is the one call site of the filter-policy matcher: the
-    pure module ``sqsmock/_service/sns_filter.py`` (``from ..sns_filter import ...``) is called
-    here once it is in place, with the subscription's ``attributes["FilterPolicy"]`` and
-    ``attributes.get("FilterPolicyScope", "MessageAttributes")``, the message's ``attributes``
-    (name -> DataType and StringValue or BinaryValue) and its ``message`` text; a message it
-    filters out is counted (``filtered``) by the caller.
-    """
-    return True
+    The policy was checked when it was set; it is compiled once for every publish."""
+    text = subscription.attributes.get("FilterPolicy")
+    if not text:
+        return True
+    scope = subscription.attributes.get("FilterPolicyScope") or ATTRIBUTES_SCOPE
+    return stored_policy(text, scope).matches(message.for_sqs, message.attributes)
 
 
 def signing_certificate_url(region: str) -> str:

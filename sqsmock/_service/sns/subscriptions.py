@@ -14,6 +14,7 @@ from typing import Any
 from ..._engine.topics import Subscription, Topic
 from ..._errors import SqsError
 from .._context import Call
+from ..sns_filters import ATTRIBUTES_SCOPE, parse_policy
 from ._arns import arn_parts, page, required, subscription_of, topic_of
 from ._registry import sns_action
 from .confirmation import ask_to_confirm
@@ -88,6 +89,15 @@ def checked_attribute(
     return value
 
 
+def _check_filter(attributes: dict[str, str], scope: str | None, subscribe: bool = False) -> None:
+    """A filter policy as AWS checks it, in the scope it will be read in (the one given beside
+    it, else the subscription's, else MessageAttributes)."""
+    policy = attributes.get("FilterPolicy")
+    if policy:
+        in_scope = attributes.get("FilterPolicyScope") or scope or ATTRIBUTES_SCOPE
+        parse_policy(policy, in_scope, subscribe=subscribe)
+
+
 def _check_redrive(
     call: Call, topic: Topic | None, endpoint: str, document: Any, lead: str
 ) -> None:
@@ -125,6 +135,7 @@ def subscribe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     }
     if attributes.get("FilterPolicy") == "":
         del attributes["FilterPolicy"]
+    _check_filter(attributes, "MessageAttributes", subscribe=True)
     topics = call.backend.topics
     with topics.lock:
         found = topics.find(topic, protocol, endpoint)
@@ -224,6 +235,8 @@ def set_subscription_attributes(call: Call, params: dict[str, Any]) -> dict[str,
     value = str(params.get("AttributeValue") or "")
     topic = call.backend.topics.get(found.topic)
     kept = checked_attribute(call, topic, found.endpoint, name, value, "")
+    if name in ("FilterPolicy", "FilterPolicyScope"):
+        _check_filter({**found.attributes, name: kept}, None)
     with call.backend.topics.lock:
         if name == "FilterPolicy" and kept == "":
             found.attributes.pop(name, None)
