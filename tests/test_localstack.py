@@ -139,6 +139,27 @@ def query_client(endpoint: str, tmp_path: Path) -> Any:
     )
 
 
+def test_listing_gives_every_message_its_first_receive_timestamp(server):
+    sqs = client(server.endpoint_url)
+    url = sqs.create_queue(QueueName="q")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="received")
+    sqs.send_message(QueueUrl=url, MessageBody="never received")
+    listed = xml_messages(get(f"{server.endpoint_url}/_aws/sqs/messages?QueueUrl={url}")[1])
+    assert [m["Attributes"]["ApproximateFirstReceiveTimestamp"] for m in listed] == ["0", "0"]
+    got = sqs.receive_message(
+        QueueUrl=url, VisibilityTimeout=0, MaxNumberOfMessages=1, AttributeNames=["All"]
+    )
+    first = got["Messages"][0]["Attributes"]["ApproximateFirstReceiveTimestamp"]
+    assert first != "0"
+    listed = xml_messages(get(f"{server.endpoint_url}/_aws/sqs/messages?QueueUrl={url}")[1])
+    assert [m["Attributes"]["ApproximateFirstReceiveTimestamp"] for m in listed] == [first, "0"]
+    got = client(f"{server.endpoint_url}/_aws/sqs/messages").receive_message(QueueUrl=url)
+    assert [m["Attributes"]["ApproximateFirstReceiveTimestamp"] for m in got["Messages"]] == [
+        first,
+        "0",
+    ]
+
+
 def test_json_on_accept_with_md5s_and_attributes(server):
     sqs = client(server.endpoint_url)
     url = sqs.create_queue(QueueName="q")["QueueUrl"]
