@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import sqsmock
-from sqsmock._adapters.http.localstack_mode import InitScripts
+from sqsmock._adapters.http.localstack_mode import REGION_VARIABLES, InitScripts, LocalStackMode
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or not Path("/proc/self").exists(),
@@ -209,3 +209,44 @@ def test_stopping_the_server_stops_its_scripts_and_what_they_started(init_dir):
     assert not (init_dir.parent / "never.pid").exists()  # no script starts once stopping
     assert mode is not None
     assert [s["state"] for s in mode.scripts.document()["scripts"]] == ["ERROR", "UNKNOWN"]
+
+
+def test_a_relative_init_dir_is_the_callers(init_dir, monkeypatch):
+    (init_dir / "01-make.sh").write_text("echo made > ../made-by-sh\n")
+    (init_dir / "02-make.py").write_text("open('../made-by-py', 'w').write('made')\n")
+    monkeypatch.chdir(init_dir.parent)
+    mode = LocalStackMode(init_dir=Path("ready.d"))
+    monkeypatch.chdir("/")  # where the server runs from later does not matter
+    scripts = mode.scripts
+    try:
+        scripts.start({}).join(15)
+        assert [s["state"] for s in scripts.document()["scripts"]] == ["SUCCESSFUL"] * 2
+        assert (init_dir.parent / "made-by-sh").read_text() == "made\n"
+        assert (init_dir.parent / "made-by-py").read_text() == "made"
+    finally:
+        stop(scripts)
+
+
+@pytest.mark.parametrize(
+    ("environment", "seen"),
+    [
+        ({}, "us-west-2 us-west-2"),  # none set: sqsmock's --region
+        ({"AWS_DEFAULT_REGION": "eu-west-2"}, "eu-west-2 eu-west-2"),
+        ({"AWS_REGION": "eu-west-3"}, "eu-west-3 eu-west-3"),
+        ({"DEFAULT_REGION": "ap-south-1"}, "ap-south-1 ap-south-1"),  # LocalStack's old name
+        ({"AWS_DEFAULT_REGION": "eu-west-2", "AWS_REGION": "eu-west-1"}, "eu-west-2 eu-west-1"),
+    ],
+)
+def test_scripts_inherit_the_environments_region(init_dir, logged, monkeypatch, environment, seen):
+    for name in REGION_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    (init_dir / "01-region.sh").write_text('echo "$AWS_DEFAULT_REGION $AWS_REGION"\n')
+    mode = LocalStackMode(init_dir=init_dir)
+    try:
+        mode.scripts.start(mode.script_environment(4566, "us-west-2")).join(15)
+        assert mode.scripts.document()["scripts"][0]["state"] == "SUCCESSFUL"
+        assert f"init: 01-region.sh: {seen}" in list(logged.queue)
+    finally:
+        stop(mode.scripts)
