@@ -249,11 +249,15 @@ def test_delete_purges(server):
     [
         ("standard", "http://sqs.eu-west-1.localhost.localstack.cloud:{port}/000000000000/q"),
         ("domain", "http://eu-west-1.queue.localhost.localstack.cloud:{port}/000000000000/q"),
-        ("path", "http://127.0.0.1:{port}/queue/eu-west-1/000000000000/q"),
-        ("dynamic", "http://127.0.0.1:{port}/000000000000/q"),
+        ("path", "http://localhost.localstack.cloud:{port}/queue/eu-west-1/000000000000/q"),
+        ("off", "http://localhost.localstack.cloud:{port}/000000000000/q"),
+        ("dynamic", "http://127.0.0.1:{port}/queue/eu-west-1/000000000000/q"),
     ],
 )
-def test_queue_urls_follow_the_endpoint_strategy_and_every_form_is_read(strategy, made):
+def test_queue_urls_follow_the_endpoint_strategy_and_every_form_is_read(
+    strategy, made, monkeypatch
+):
+    monkeypatch.delenv("LOCALSTACK_HOST", raising=False)
     with sqsmock.serve(port=0, localstack=True, endpoint_strategy=strategy) as srv:
         sqs = client(srv.endpoint_url, region="eu-west-1")
         url = sqs.create_queue(QueueName="q")["QueueUrl"]
@@ -268,6 +272,67 @@ def test_queue_urls_follow_the_endpoint_strategy_and_every_form_is_read(strategy
         for form in forms:
             sqs.send_message(QueueUrl=form, MessageBody=form)
         assert len(srv.peek(url, region="eu-west-1")) == len(forms)
+
+
+def create_queue_url(srv: sqsmock.SqsServer, host: str, name: str = "q") -> str:
+    """CreateQueue's QueueUrl for a request that names ``host`` in its Host header."""
+    answer = request(
+        srv.endpoint_url,
+        "POST",
+        "/",
+        f"Action=CreateQueue&QueueName={name}".encode(),
+        {"Host": host, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status == 200, answer.body
+    return ET.fromstring(answer.body).findtext(f".//{NS}QueueUrl") or ""
+
+
+@pytest.mark.parametrize(
+    ("host", "made"),
+    [  # LocalStack's guess_endpoint_strategy_and_host: the form the request's host suggests
+        ("sqs.us-east-1.localhost.localstack.cloud:{port}",
+         "http://sqs.us-east-1.localhost.localstack.cloud:{port}/000000000000/q"),
+        ("queue.localhost.localstack.cloud:{port}",
+         "http://queue.localhost.localstack.cloud:{port}/000000000000/q"),
+        ("localhost:{port}", "http://localhost:{port}/queue/us-east-1/000000000000/q"),
+    ],
+)  # fmt: skip
+def test_the_dynamic_strategy_builds_the_form_the_requests_host_suggests(host, made):
+    with sqsmock.serve(port=0, localstack=True, endpoint_strategy="dynamic") as srv:
+        url = create_queue_url(srv, host.format(port=srv.port))
+        assert url == made.format(port=srv.port)
+
+
+@pytest.mark.parametrize(
+    ("localstack_host", "strategy", "made"),
+    [
+        ("127.0.0.1", "standard", "http://sqs.eu-west-2.127.0.0.1:{port}/000000000000/q"),
+        ("localstack", "path", "http://localstack:{port}/queue/eu-west-2/000000000000/q"),
+        ("localstack:4510", "path", "http://localstack:4510/queue/eu-west-2/000000000000/q"),
+        ("[::1]", "off", "http://[::1]:{port}/000000000000/q"),
+    ],
+)
+def test_localstack_host_is_what_urls_are_built_on_with_the_listening_port_by_default(
+    localstack_host, strategy, made, monkeypatch
+):
+    monkeypatch.setenv("LOCALSTACK_HOST", localstack_host)
+    monkeypatch.setenv("SQS_ENDPOINT_STRATEGY", strategy)
+    with sqsmock.serve(port=0, localstack=True) as srv:
+        sqs = client(srv.endpoint_url, region="eu-west-2")
+        url = sqs.create_queue(QueueName="q")["QueueUrl"]
+        assert url == made.format(port=srv.port)
+        sqs.send_message(QueueUrl=url, MessageBody="by the URL given out")
+        assert [m.body for m in srv.peek(url, region="eu-west-2")] == ["by the URL given out"]
+
+
+def test_the_name_localstack_host_gives_passes_the_host_check(monkeypatch):
+    monkeypatch.setenv("LOCALSTACK_HOST", "localstack")
+    with sqsmock.serve(port=0, localstack=True) as srv:
+        for host in ("localstack", "sqs.us-east-1.localstack"):
+            assert create_queue_url(srv, f"{host}:{srv.port}").endswith("/000000000000/q")
+        assert "/000000000000/q" in create_queue_url(srv, f"localhost.localstack.cloud:{srv.port}")
+        answer = request(srv.endpoint_url, "GET", "/?Action=ListQueues", b"", {"Host": "other"})
+        assert answer.status == 403
 
 
 def test_localstack_mode_defaults_health_and_host_names():
