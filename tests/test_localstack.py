@@ -335,6 +335,17 @@ def test_the_name_localstack_host_gives_passes_the_host_check(monkeypatch):
         assert answer.status == 403
 
 
+def test_get_root_answers_as_localstack_does_for_a_health_check():
+    with sqsmock.serve(port=0, localstack=True) as srv:
+        assert get(srv.endpoint_url) == (200, b"")
+        assert get(srv.endpoint_url + "/", method="HEAD")[0] == 200
+        status, body = get(f"{srv.endpoint_url}/?Action=ListQueues")
+        assert status == 200 and b"ListQueuesResponse" in body  # an SQS call still is one
+    with sqsmock.serve(port=0) as srv:  # elsewhere, GET / is an SQS request without an action
+        status, body = get(srv.endpoint_url)
+        assert status == 400 and b"MissingAction" in body
+
+
 def test_localstack_mode_defaults_health_and_host_names():
     with sqsmock.serve(port=0, localstack=True) as srv:
         assert srv.account_id == "000000000000"

@@ -209,6 +209,8 @@ class SqsHttpServer:
                     response = await localstack.messages(self, request)
                 elif path.startswith(localstack.PATH) and self.localstack is not None:
                     response = await localstack.answer(self, request)
+                elif self.localstack is not None and localstack.is_root_probe(request):
+                    response = localstack.root()
                 else:
                     response = await sqs.answer(self, request)
             finally:
