@@ -479,3 +479,61 @@ def test_init_scripts_run_once_serving_and_report_their_state(tmp_path):
     text = log.read_text()
     assert "01-queues.sh" in text and "created" in text
     assert "03-fails.sh failed (exit status 3)" in text
+
+
+@pytest.mark.slow
+def test_a_compose_style_start_relative_init_dir_environment_region_and_localstack_host(tmp_path):
+    """As a compose file starts it: ``--init-dir ready.d`` relative to the working directory,
+    ``AWS_DEFAULT_REGION`` and ``LOCALSTACK_HOST`` (no port) in the environment, a script that
+    makes a queue with a dead-letter queue by an ARN of that region, ``curl -f`` on ``/``."""
+    init = tmp_path / "ready.d"
+    init.mkdir()
+    (init / "01-queues.py").write_text(
+        "import boto3\n"
+        "sqs = boto3.client('sqs')\n"
+        "sqs.create_queue(QueueName='orders-dlq')\n"
+        "policy = '{\"deadLetterTargetArn\": \"arn:aws:sqs:eu-west-2:000000000000:orders-dlq\",'\n"
+        "policy += ' \"maxReceiveCount\": \"3\"}'\n"
+        "url = sqs.create_queue(QueueName='orders', Attributes={'RedrivePolicy': policy})\n"
+        "print(url['QueueUrl'])\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "LOCALSTACK_HOST": "localstack",
+    }
+    env.pop("AWS_REGION", None)
+    log = tmp_path / "stderr"
+    with open(log, "wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "sqsmock", "serve", "--localstack", "--port", "0",
+             "--init-dir", "ready.d"],
+            stdout=subprocess.PIPE, stderr=stderr, cwd=tmp_path, env=env,
+        )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline().decode()
+        endpoint = first.split(" on ", 1)[1].split(" ", 1)[0]
+        port = endpoint.rsplit(":", 1)[1]
+        assert get(endpoint) == (200, b"")  # curl -f http://localhost:4566
+        state: dict[str, object] = {}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            state = json.loads(get(f"{endpoint}/_localstack/init/ready")[1])
+            if state["completed"]:
+                break
+            select.select([], [], [], 0.2)  # a real process's scripts: a bounded poll
+        assert state["scripts"] == [
+            {"stage": "READY", "name": "01-queues.py", "state": "SUCCESSFUL"}
+        ], log.read_text()
+        url = client(endpoint, region="eu-west-2").get_queue_url(QueueName="orders")["QueueUrl"]
+        assert url == f"http://sqs.eu-west-2.localstack:{port}/000000000000/orders"
+    finally:
+        process.terminate()
+        process.wait(20)
+        if process.stdout is not None:
+            process.stdout.close()
+    assert f"01-queues.py: http://sqs.eu-west-2.localstack:{port}/000000000000/orders" in (
+        log.read_text()
+    )
