@@ -217,9 +217,14 @@ def _localstack_options(
         raise ValueError(
             f"SQS endpoint strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}"
         )
-    host = None
-    if environ.get("LOCALSTACK_HOST", "").strip():  # host[:port], as LocalStack reads it
-        host = check_public_url("http://" + environ["LOCALSTACK_HOST"].strip()).split("://")[1]
+    host = environ.get("LOCALSTACK_HOST", "").strip() or None  # host[:port], as LocalStack's
+    if host is not None:
+        try:
+            host = check_public_url("http://" + host).split("://")[1]
+        except ValueError:
+            raise ValueError(
+                f"LOCALSTACK_HOST must be host or host:port (such as localstack:4566), not {host!r}"
+            ) from None
     if init_dir is None and os.path.isdir(DEFAULT_INIT_DIR):
         init_dir = DEFAULT_INIT_DIR
     if init_dir is not None and not os.path.isdir(init_dir):

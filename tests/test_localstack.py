@@ -325,6 +325,13 @@ def test_localstack_host_is_what_urls_are_built_on_with_the_listening_port_by_de
         assert [m.body for m in srv.peek(url, region="eu-west-2")] == ["by the URL given out"]
 
 
+@pytest.mark.parametrize("value", ["http://localstack:4566", "localstack:port", "a/b"])
+def test_a_malformed_localstack_host_is_refused_by_name(value, monkeypatch):
+    monkeypatch.setenv("LOCALSTACK_HOST", value)
+    with pytest.raises(ValueError, match="LOCALSTACK_HOST must be host or host:port"):
+        sqsmock.serve(port=0, localstack=True)
+
+
 def test_the_name_localstack_host_gives_passes_the_host_check(monkeypatch):
     monkeypatch.setenv("LOCALSTACK_HOST", "localstack")
     with sqsmock.serve(port=0, localstack=True) as srv:
