@@ -250,3 +250,12 @@ def test_scripts_inherit_the_environments_region(init_dir, logged, monkeypatch, 
         assert f"init: 01-region.sh: {seen}" in list(logged.queue)
     finally:
         stop(mode.scripts)
+
+
+def test_scripts_in_subfolders_are_found_as_localstack_finds_them(init_dir):
+    for relative in ("b/02-b.sh", "b/01-b.py", "a/z.sh", "10-top.sh", "02-top.py", "notes.txt"):
+        path = init_dir / relative
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("exit 0\n")
+    listed = [s["name"] for s in InitScripts(init_dir).document()["scripts"]]
+    assert listed == ["02-top.py", "10-top.sh", "z.sh", "01-b.py", "02-b.sh"]

@@ -7,15 +7,15 @@ and tools look for: the health document Testcontainers and compose health checks
 front ends build a ``LocalStackMode`` from their options before they know whether the server
 can start.
 
-Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python) run one after another in name
-order, in a thread, once the server is serving, each in its own directory. Each gets the
-server's endpoint and dummy credentials in its environment (``AWS_ENDPOINT_URL``,
-``LOCALSTACK_HOST``, ...), so ``aws``, ``awslocal`` and boto3 inside it reach this server, and
-the environment's region, as LocalStack's scripts inherit the container's (``--region`` only
-where the environment names none). Each script's output is logged
-line by line under its name as it comes (none of it is kept: a script printing gigabytes costs
-no memory), then its exit status; a failing script is reported (state ``ERROR``) and the server
-keeps serving.
+Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python; a subfolder's after its
+folder's files, as LocalStack finds them) run one after another in name order, in a thread,
+once the server is serving, each in its own directory. Each gets the server's endpoint and
+dummy credentials in its environment (``AWS_ENDPOINT_URL``, ``LOCALSTACK_HOST``, ...), so
+``aws``, ``awslocal`` and boto3 inside it reach this server, and the environment's region, as
+LocalStack's scripts inherit the container's (``--region`` only where the environment names
+none). Each script's output is logged line by line under its name as it comes (none of it is
+kept: a script printing gigabytes costs no memory), then its exit status; a failing script is
+reported (state ``ERROR``) and the server keeps serving.
 
 A script is done when its process exits: a job it left in the background (``sleep 40 &``) holds
 its output pipe open, but does not hold up READY or the next script (its output is still
@@ -95,11 +95,7 @@ class InitScripts:
         if self.directory is not None:  # scripts run in their own directory: named absolutely
             self.directory = self.directory.absolute()
         if self.directory is not None and self.directory.is_dir():
-            self.scripts = [
-                Script(p)
-                for p in sorted(self.directory.iterdir())
-                if p.is_file() and p.suffix in (".sh", ".py")
-            ]
+            self.scripts = [Script(p) for p in _found(self.directory)]
 
     def start(self, environment: dict[str, str]) -> threading.Thread:
         """Run the scripts in a thread (the server goes on serving meanwhile)."""
@@ -213,6 +209,19 @@ class InitScripts:
                 "completed": completed[name],
                 "scripts": self._listed() if name == "READY" else [],
             }
+
+
+def _found(directory: Path) -> list[Path]:
+    """The scripts of ``directory`` and its subfolders, in the order LocalStack runs them (a
+    folder's files by name, then its subfolders by name, each the same way)."""
+    found = []
+    for root, folders, files in os.walk(directory):
+        folders.sort()
+        for name in sorted(files):
+            path = Path(root, name)
+            if path.suffix in (".sh", ".py") and path.is_file():
+                found.append(path)
+    return found
 
 
 def _log_output(name: str, pipe: IO[bytes]) -> None:
