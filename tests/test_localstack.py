@@ -33,6 +33,7 @@ import sqsmock
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = "{http://queue.amazonaws.com/doc/2012-11-05/}"
+ACCEPT_JSON = {"Accept": "application/json"}
 
 
 @pytest.fixture
@@ -203,6 +204,32 @@ def test_show_invisible_and_show_delayed(server):
         ("now", "false"),
         ("later", "true"),
     ]
+
+
+def test_is_visible_is_the_messages_own_as_localstack_marks_it(server):
+    """Only a message in flight is invisible: one held behind its FIFO group, or delayed, is
+    not (LocalStack's test_fifo_list_messages_with_invisible_messages)."""
+    sqs = client(server.endpoint_url)
+    url = sqs.create_queue(
+        QueueName="q.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )["QueueUrl"]
+    for n, group in ((1, "1"), (2, "1"), (3, "2")):
+        sqs.send_message(QueueUrl=url, MessageBody=f"message-{n}", MessageGroupId=group)
+    sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
+    delayed_url = sqs.create_queue(QueueName="d")["QueueUrl"]
+    sqs.send_message(QueueUrl=delayed_url, MessageBody="delayed", DelaySeconds=60)
+    visible = {}
+    for queue_url in (url, delayed_url):
+        base = f"{server.endpoint_url}/_aws/sqs/messages?QueueUrl={queue_url}"
+        shown = json_messages(get(base + "&ShowInvisible=1&ShowDelayed=1", ACCEPT_JSON)[1])
+        visible |= {m["Body"]: attributes_of(m)["IsVisible"] for m in shown}
+    assert visible == {
+        "message-1": "false",
+        "message-2": "true",
+        "message-3": "true",
+        "delayed": "true",
+    }
 
 
 def test_queue_in_the_path_and_the_errors_localstack_gives(server):

@@ -6,7 +6,9 @@ message attribute, the digests) for each message a queue holds, with a receipt h
 names the endpoint rather than a delivery (``SQS/BACKDOOR/ACCESS``). Receive counts, visibility
 and FIFO groups stay as they were. In-flight messages (and, on FIFO queues, the messages held
 back behind them in their group) are shown with ``ShowInvisible``, delayed ones with
-``ShowDelayed``; each then carries ``IsVisible`` / ``IsDelayed``. Every message has
+``ShowDelayed``; each then carries ``IsVisible`` / ``IsDelayed`` (``IsVisible`` is the
+message's own: ``false`` in flight only, ``true`` for one held behind its group or delayed, as
+LocalStack marks them). Every message has
 ``ApproximateFirstReceiveTimestamp``, ``0`` until it is first received, as LocalStack's listing
 gives it. Order: in-flight first, then visible, then delayed, each in the queue's order -- as
 LocalStack lists them.
@@ -85,7 +87,7 @@ def list_messages(
     queue.settle()
     parts = [i for i, on in enumerate((show_invisible, True, show_delayed)) if on]
     part, after = _start(next_token, parts)
-    listed: list[tuple[Any, int]] = []
+    listed: list[Any] = []
     size, token = 0, None
     for index in parts[parts.index(part) :]:
         if index != part:
@@ -96,16 +98,16 @@ def list_messages(
         page = queue.peek_page(
             limit - len(listed), after, byte_limit=PAGE_BYTES - size, states=_PARTS[index]
         )
-        listed += [(v, index) for v in page.views]
+        listed += page.views
         size += sum(len(v.body) for v in page.views)
         if page.next_after is not None:
             token = f"{index}.{page.next_after}"
             break
     messages = []
-    for v, index in listed:
+    for v in listed:
         attributes = _with_first_receive(v.attributes)
         if show_invisible:
-            attributes["IsVisible"] = "true" if index == 1 else "false"
+            attributes["IsVisible"] = "false" if v.state == "inflight" else "true"
         if show_delayed:
             attributes["IsDelayed"] = "true" if v.state == "delayed" else "false"
         message: dict[str, Any] = {
