@@ -259,3 +259,18 @@ def test_scripts_in_subfolders_are_found_as_localstack_finds_them(init_dir):
         path.write_text("exit 0\n")
     listed = [s["name"] for s in InitScripts(init_dir).document()["scripts"]]
     assert listed == ["02-top.py", "10-top.sh", "z.sh", "01-b.py", "02-b.sh"]
+
+
+def test_scripts_inherit_the_environments_credentials_and_so_its_account(monkeypatch):
+    mode = LocalStackMode()
+    environment = mode.script_environment(4566, "us-east-1", {})
+    assert (environment["AWS_ACCESS_KEY_ID"], environment["AWS_SECRET_ACCESS_KEY"]) == (
+        "test",
+        "test",
+    )
+    given = {"AWS_ACCESS_KEY_ID": "111122223333", "AWS_SECRET_ACCESS_KEY": "s"}
+    environment = mode.script_environment(4566, "us-east-1", given)
+    assert (environment["AWS_ACCESS_KEY_ID"], environment["AWS_SECRET_ACCESS_KEY"]) == (
+        "111122223333",
+        "s",
+    )

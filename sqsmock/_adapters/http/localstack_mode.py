@@ -9,13 +9,13 @@ can start.
 
 Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python; a subfolder's after its
 folder's files, as LocalStack finds them) run one after another in name order, in a thread,
-once the server is serving, each in its own directory. Each gets the server's endpoint and
-dummy credentials in its environment (``AWS_ENDPOINT_URL``, ``LOCALSTACK_HOST``, ...), so
-``aws``, ``awslocal`` and boto3 inside it reach this server, and the environment's region, as
-LocalStack's scripts inherit the container's (``--region`` only where the environment names
-none). Each script's output is logged line by line under its name as it comes (none of it is
-kept: a script printing gigabytes costs no memory), then its exit status; a failing script is
-reported (state ``ERROR``) and the server keeps serving.
+once the server is serving, each in its own directory. Each gets the server's endpoint in its
+environment (``AWS_ENDPOINT_URL``, ``LOCALSTACK_HOST``, ...), so ``aws``, ``awslocal`` and
+boto3 inside it reach this server, and the environment's region and credentials, as
+LocalStack's scripts inherit the container's (``--region`` and dummy credentials only where
+the environment has none). Each script's output is logged line by line under its name as it
+comes (none of it is kept: a script printing gigabytes costs no memory), then its exit status;
+a failing script is reported (state ``ERROR``) and the server keeps serving.
 
 A script is done when its process exits: a job it left in the background (``sleep 40 &``) holds
 its output pipe open, but does not hold up READY or the next script (its output is still
@@ -341,7 +341,8 @@ class LocalStackMode:
         """What an init script needs to reach this server with aws, awslocal or boto3. Its region
         is the environment's, as LocalStack's scripts inherit the container's: the variables
         set there keep their values, and one left unset gets the first of ``REGION_VARIABLES``
-        set (``region``, sqsmock's ``--region``, where none is)."""
+        set (``region``, sqsmock's ``--region``, where none is). Credentials likewise: the
+        environment's where set, else dummy ones."""
         endpoint = f"http://localhost:{port}"
         inherited = next((environ[name] for name in REGION_VARIABLES if environ.get(name)), None)
         region = inherited or region
@@ -352,6 +353,8 @@ class LocalStackMode:
             "EDGE_PORT": str(port),
             "AWS_DEFAULT_REGION": environ.get("AWS_DEFAULT_REGION") or region,
             "AWS_REGION": environ.get("AWS_REGION") or region,
-            "AWS_ACCESS_KEY_ID": "test",
-            "AWS_SECRET_ACCESS_KEY": "test",
+            # The environment's credentials too: a 12-digit key names the account, as the
+            # clients of the same compose file sign with it.
+            "AWS_ACCESS_KEY_ID": environ.get("AWS_ACCESS_KEY_ID") or "test",
+            "AWS_SECRET_ACCESS_KEY": environ.get("AWS_SECRET_ACCESS_KEY") or "test",
         }
