@@ -211,6 +211,15 @@ def test_stopping_the_server_stops_its_scripts_and_what_they_started(init_dir):
     assert [s["state"] for s in mode.scripts.document()["scripts"]] == ["ERROR", "UNKNOWN"]
 
 
+def test_a_relative_init_dir_is_named_from_the_callers_directory(init_dir, monkeypatch):
+    (init_dir / "01-make.sh").write_text("exit 0\n")
+    monkeypatch.chdir(init_dir.parent)
+    mode = LocalStackMode(init_dir=Path("ready.d"))
+    assert mode.init_dir == init_dir
+    assert [s.path for s in mode.scripts.scripts] == [init_dir / "01-make.sh"]
+
+
+@pytest.mark.slow
 def test_a_relative_init_dir_is_the_callers(init_dir, monkeypatch):
     (init_dir / "01-make.sh").write_text("echo made > ../made-by-sh\n")
     (init_dir / "02-make.py").write_text("open('../made-by-py', 'w').write('made')\n")
@@ -227,27 +236,32 @@ def test_a_relative_init_dir_is_the_callers(init_dir, monkeypatch):
         stop(scripts)
 
 
-@pytest.mark.parametrize(
-    ("environment", "seen"),
-    [
-        ({}, "us-west-2 us-west-2"),  # none set: sqsmock's --region
-        ({"AWS_DEFAULT_REGION": "eu-west-2"}, "eu-west-2 eu-west-2"),
-        ({"AWS_REGION": "eu-west-3"}, "eu-west-3 eu-west-3"),
-        ({"DEFAULT_REGION": "ap-south-1"}, "ap-south-1 ap-south-1"),  # LocalStack's old name
-        ({"AWS_DEFAULT_REGION": "eu-west-2", "AWS_REGION": "eu-west-1"}, "eu-west-2 eu-west-1"),
-    ],
-)
-def test_scripts_inherit_the_environments_region(init_dir, logged, monkeypatch, environment, seen):
+REGIONS = [
+    ({}, ("us-west-2", "us-west-2")),  # none set: sqsmock's --region
+    ({"AWS_DEFAULT_REGION": "eu-west-2"}, ("eu-west-2", "eu-west-2")),
+    ({"AWS_REGION": "eu-west-3"}, ("eu-west-3", "eu-west-3")),
+    ({"DEFAULT_REGION": "ap-south-1"}, ("ap-south-1", "ap-south-1")),  # LocalStack's old name
+    ({"AWS_DEFAULT_REGION": "eu-west-2", "AWS_REGION": "eu-west-1"}, ("eu-west-2", "eu-west-1")),
+]
+
+
+@pytest.mark.parametrize(("environment", "seen"), REGIONS)
+def test_scripts_inherit_the_environments_region(environment, seen):
+    given = LocalStackMode().script_environment(4566, "us-west-2", environment)
+    assert (given["AWS_DEFAULT_REGION"], given["AWS_REGION"]) == seen
+
+
+@pytest.mark.slow
+def test_a_script_sees_the_environments_region(init_dir, logged, monkeypatch):
     for name in REGION_VARIABLES:
         monkeypatch.delenv(name, raising=False)
-    for name, value in environment.items():
-        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-west-2")
     (init_dir / "01-region.sh").write_text('echo "$AWS_DEFAULT_REGION $AWS_REGION"\n')
     mode = LocalStackMode(init_dir=init_dir)
     try:
         mode.scripts.start(mode.script_environment(4566, "us-west-2")).join(15)
         assert mode.scripts.document()["scripts"][0]["state"] == "SUCCESSFUL"
-        assert f"init: 01-region.sh: {seen}" in list(logged.queue)
+        assert "init: 01-region.sh: eu-west-2 eu-west-2" in list(logged.queue)
     finally:
         stop(mode.scripts)
 
