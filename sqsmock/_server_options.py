@@ -26,10 +26,9 @@ DEFAULT_HOST = "127.0.0.1"
 READ_TIMEOUT = 30.0
 IDLE_TIMEOUT = 75.0
 
-#: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
+#: LocalStack's default account and port.
 LOCALSTACK_ACCOUNT = "000000000000"
 LOCALSTACK_PORT = 4566
-LOCALSTACK_HOSTS = (".localhost.localstack.cloud",)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,7 +130,7 @@ class ServerOptions(StateOptions):
             "in LocalStack mode, its queue URL form (default: $SQS_ENDPOINT_STRATEGY, else "
             "standard)",
             flag="--sqs-endpoint-strategy",
-            choices=("standard", "domain", "path", "dynamic"),
+            choices=("standard", "domain", "path", "dynamic", "off"),
             default=None,
             help="with --localstack: LocalStack's queue URL form (default: "
             "$SQS_ENDPOINT_STRATEGY, else standard)",
@@ -162,7 +161,7 @@ class ServerOptions(StateOptions):
         self._set("localstack_mode", mode)
         allow_hosts = self.allow_hosts
         if mode is not None:
-            allow_hosts = (*allow_hosts, *LOCALSTACK_HOSTS)
+            allow_hosts = (*allow_hosts, *mode.host_names())
         checked = _check_browsers(allow_hosts, self.cors_origins)
         self._set("allow_hosts", checked[0])
         self._set("cors_origins", checked[1])
@@ -214,18 +213,18 @@ def _localstack_options(
             raise ValueError("endpoint_strategy and init_dir are LocalStack mode's options")
         return public_url, None
     strategy = strategy or environ.get("SQS_ENDPOINT_STRATEGY") or "standard"
-    if strategy == "off":  # LocalStack's name for its plain form
-        strategy = "dynamic"
     if strategy not in STRATEGIES:
         raise ValueError(
             f"SQS endpoint strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}"
         )
-    host = None
-    if public_url is not None:
-        host = public_url.split("://", 1)[1]
-    elif environ.get("LOCALSTACK_HOST"):
-        public_url = check_public_url("http://" + environ["LOCALSTACK_HOST"].strip())
-        host = public_url.split("://", 1)[1]
+    host = environ.get("LOCALSTACK_HOST", "").strip() or None  # host[:port], as LocalStack's
+    if host is not None:
+        try:
+            host = check_public_url("http://" + host).split("://")[1]
+        except ValueError:
+            raise ValueError(
+                f"LOCALSTACK_HOST must be host or host:port (such as localstack:4566), not {host!r}"
+            ) from None
     if init_dir is None and os.path.isdir(DEFAULT_INIT_DIR):
         init_dir = DEFAULT_INIT_DIR
     if init_dir is not None and not os.path.isdir(init_dir):

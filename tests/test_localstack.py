@@ -33,6 +33,7 @@ import sqsmock
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = "{http://queue.amazonaws.com/doc/2012-11-05/}"
+ACCEPT_JSON = {"Accept": "application/json"}
 
 
 @pytest.fixture
@@ -139,6 +140,27 @@ def query_client(endpoint: str, tmp_path: Path) -> Any:
     )
 
 
+def test_listing_gives_every_message_its_first_receive_timestamp(server):
+    sqs = client(server.endpoint_url)
+    url = sqs.create_queue(QueueName="q")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="received")
+    sqs.send_message(QueueUrl=url, MessageBody="never received")
+    listed = xml_messages(get(f"{server.endpoint_url}/_aws/sqs/messages?QueueUrl={url}")[1])
+    assert [m["Attributes"]["ApproximateFirstReceiveTimestamp"] for m in listed] == ["0", "0"]
+    got = sqs.receive_message(
+        QueueUrl=url, VisibilityTimeout=0, MaxNumberOfMessages=1, AttributeNames=["All"]
+    )
+    first = got["Messages"][0]["Attributes"]["ApproximateFirstReceiveTimestamp"]
+    assert first != "0"
+    listed = xml_messages(get(f"{server.endpoint_url}/_aws/sqs/messages?QueueUrl={url}")[1])
+    assert [m["Attributes"]["ApproximateFirstReceiveTimestamp"] for m in listed] == [first, "0"]
+    got = client(f"{server.endpoint_url}/_aws/sqs/messages").receive_message(QueueUrl=url)
+    assert [m["Attributes"]["ApproximateFirstReceiveTimestamp"] for m in got["Messages"]] == [
+        first,
+        "0",
+    ]
+
+
 def test_json_on_accept_with_md5s_and_attributes(server):
     sqs = client(server.endpoint_url)
     url = sqs.create_queue(QueueName="q")["QueueUrl"]
@@ -182,6 +204,32 @@ def test_show_invisible_and_show_delayed(server):
         ("now", "false"),
         ("later", "true"),
     ]
+
+
+def test_is_visible_is_the_messages_own_as_localstack_marks_it(server):
+    """Only a message in flight is invisible: one held behind its FIFO group, or delayed, is
+    not (LocalStack's test_fifo_list_messages_with_invisible_messages)."""
+    sqs = client(server.endpoint_url)
+    url = sqs.create_queue(
+        QueueName="q.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )["QueueUrl"]
+    for n, group in ((1, "1"), (2, "1"), (3, "2")):
+        sqs.send_message(QueueUrl=url, MessageBody=f"message-{n}", MessageGroupId=group)
+    sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
+    delayed_url = sqs.create_queue(QueueName="d")["QueueUrl"]
+    sqs.send_message(QueueUrl=delayed_url, MessageBody="delayed", DelaySeconds=60)
+    visible = {}
+    for queue_url in (url, delayed_url):
+        base = f"{server.endpoint_url}/_aws/sqs/messages?QueueUrl={queue_url}"
+        shown = json_messages(get(base + "&ShowInvisible=1&ShowDelayed=1", ACCEPT_JSON)[1])
+        visible |= {m["Body"]: attributes_of(m)["IsVisible"] for m in shown}
+    assert visible == {
+        "message-1": "false",
+        "message-2": "true",
+        "message-3": "true",
+        "delayed": "true",
+    }
 
 
 def test_queue_in_the_path_and_the_errors_localstack_gives(server):
@@ -228,11 +276,15 @@ def test_delete_purges(server):
     [
         ("standard", "http://sqs.eu-west-1.localhost.localstack.cloud:{port}/000000000000/q"),
         ("domain", "http://eu-west-1.queue.localhost.localstack.cloud:{port}/000000000000/q"),
-        ("path", "http://127.0.0.1:{port}/queue/eu-west-1/000000000000/q"),
-        ("dynamic", "http://127.0.0.1:{port}/000000000000/q"),
+        ("path", "http://localhost.localstack.cloud:{port}/queue/eu-west-1/000000000000/q"),
+        ("off", "http://localhost.localstack.cloud:{port}/000000000000/q"),
+        ("dynamic", "http://127.0.0.1:{port}/queue/eu-west-1/000000000000/q"),
     ],
 )
-def test_queue_urls_follow_the_endpoint_strategy_and_every_form_is_read(strategy, made):
+def test_queue_urls_follow_the_endpoint_strategy_and_every_form_is_read(
+    strategy, made, monkeypatch
+):
+    monkeypatch.delenv("LOCALSTACK_HOST", raising=False)
     with sqsmock.serve(port=0, localstack=True, endpoint_strategy=strategy) as srv:
         sqs = client(srv.endpoint_url, region="eu-west-1")
         url = sqs.create_queue(QueueName="q")["QueueUrl"]
@@ -247,6 +299,85 @@ def test_queue_urls_follow_the_endpoint_strategy_and_every_form_is_read(strategy
         for form in forms:
             sqs.send_message(QueueUrl=form, MessageBody=form)
         assert len(srv.peek(url, region="eu-west-1")) == len(forms)
+
+
+def create_queue_url(srv: sqsmock.SqsServer, host: str, name: str = "q") -> str:
+    """CreateQueue's QueueUrl for a request that names ``host`` in its Host header."""
+    answer = request(
+        srv.endpoint_url,
+        "POST",
+        "/",
+        f"Action=CreateQueue&QueueName={name}".encode(),
+        {"Host": host, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status == 200, answer.body
+    return ET.fromstring(answer.body).findtext(f".//{NS}QueueUrl") or ""
+
+
+@pytest.mark.parametrize(
+    ("host", "made"),
+    [  # LocalStack's guess_endpoint_strategy_and_host: the form the request's host suggests
+        ("sqs.us-east-1.localhost.localstack.cloud:{port}",
+         "http://sqs.us-east-1.localhost.localstack.cloud:{port}/000000000000/q"),
+        ("queue.localhost.localstack.cloud:{port}",
+         "http://queue.localhost.localstack.cloud:{port}/000000000000/q"),
+        ("localhost:{port}", "http://localhost:{port}/queue/us-east-1/000000000000/q"),
+    ],
+)  # fmt: skip
+def test_the_dynamic_strategy_builds_the_form_the_requests_host_suggests(host, made):
+    with sqsmock.serve(port=0, localstack=True, endpoint_strategy="dynamic") as srv:
+        url = create_queue_url(srv, host.format(port=srv.port))
+        assert url == made.format(port=srv.port)
+
+
+@pytest.mark.parametrize(
+    ("localstack_host", "strategy", "made"),
+    [
+        ("127.0.0.1", "standard", "http://sqs.eu-west-2.127.0.0.1:{port}/000000000000/q"),
+        ("localstack", "path", "http://localstack:{port}/queue/eu-west-2/000000000000/q"),
+        ("localstack:4510", "path", "http://localstack:4510/queue/eu-west-2/000000000000/q"),
+        ("[::1]", "off", "http://[::1]:{port}/000000000000/q"),
+    ],
+)
+def test_localstack_host_is_what_urls_are_built_on_with_the_listening_port_by_default(
+    localstack_host, strategy, made, monkeypatch
+):
+    monkeypatch.setenv("LOCALSTACK_HOST", localstack_host)
+    monkeypatch.setenv("SQS_ENDPOINT_STRATEGY", strategy)
+    with sqsmock.serve(port=0, localstack=True) as srv:
+        sqs = client(srv.endpoint_url, region="eu-west-2")
+        url = sqs.create_queue(QueueName="q")["QueueUrl"]
+        assert url == made.format(port=srv.port)
+        sqs.send_message(QueueUrl=url, MessageBody="by the URL given out")
+        assert [m.body for m in srv.peek(url, region="eu-west-2")] == ["by the URL given out"]
+
+
+@pytest.mark.parametrize("value", ["http://localstack:4566", "localstack:port", "a/b"])
+def test_a_malformed_localstack_host_is_refused_by_name(value, monkeypatch):
+    monkeypatch.setenv("LOCALSTACK_HOST", value)
+    with pytest.raises(ValueError, match="LOCALSTACK_HOST must be host or host:port"):
+        sqsmock.serve(port=0, localstack=True)
+
+
+def test_the_name_localstack_host_gives_passes_the_host_check(monkeypatch):
+    monkeypatch.setenv("LOCALSTACK_HOST", "localstack")
+    with sqsmock.serve(port=0, localstack=True) as srv:
+        for host in ("localstack", "sqs.us-east-1.localstack"):
+            assert create_queue_url(srv, f"{host}:{srv.port}").endswith("/000000000000/q")
+        assert "/000000000000/q" in create_queue_url(srv, f"localhost.localstack.cloud:{srv.port}")
+        answer = request(srv.endpoint_url, "GET", "/?Action=ListQueues", b"", {"Host": "other"})
+        assert answer.status == 403
+
+
+def test_get_root_answers_as_localstack_does_for_a_health_check():
+    with sqsmock.serve(port=0, localstack=True) as srv:
+        assert get(srv.endpoint_url) == (200, b"")
+        assert get(srv.endpoint_url + "/", method="HEAD")[0] == 200
+        status, body = get(f"{srv.endpoint_url}/?Action=ListQueues")
+        assert status == 200 and b"ListQueuesResponse" in body  # an SQS call still is one
+    with sqsmock.serve(port=0) as srv:  # elsewhere, GET / is an SQS request without an action
+        status, body = get(srv.endpoint_url)
+        assert status == 400 and b"MissingAction" in body
 
 
 def test_localstack_mode_defaults_health_and_host_names():
@@ -382,3 +513,61 @@ def test_init_scripts_run_once_serving_and_report_their_state(tmp_path):
     text = log.read_text()
     assert "01-queues.sh" in text and "created" in text
     assert "03-fails.sh failed (exit status 3)" in text
+
+
+@pytest.mark.slow
+def test_a_compose_style_start_relative_init_dir_environment_region_and_localstack_host(tmp_path):
+    """As a compose file starts it: ``--init-dir ready.d`` relative to the working directory,
+    ``AWS_DEFAULT_REGION`` and ``LOCALSTACK_HOST`` (no port) in the environment, a script that
+    makes a queue with a dead-letter queue by an ARN of that region, ``curl -f`` on ``/``."""
+    init = tmp_path / "ready.d"
+    init.mkdir()
+    (init / "01-queues.py").write_text(
+        "import boto3\n"
+        "sqs = boto3.client('sqs')\n"
+        "sqs.create_queue(QueueName='orders-dlq')\n"
+        "policy = '{\"deadLetterTargetArn\": \"arn:aws:sqs:eu-west-2:000000000000:orders-dlq\",'\n"
+        "policy += ' \"maxReceiveCount\": \"3\"}'\n"
+        "url = sqs.create_queue(QueueName='orders', Attributes={'RedrivePolicy': policy})\n"
+        "print(url['QueueUrl'])\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "LOCALSTACK_HOST": "localstack",
+    }
+    env.pop("AWS_REGION", None)
+    log = tmp_path / "stderr"
+    with open(log, "wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "sqsmock", "serve", "--localstack", "--port", "0",
+             "--init-dir", "ready.d"],
+            stdout=subprocess.PIPE, stderr=stderr, cwd=tmp_path, env=env,
+        )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline().decode()
+        endpoint = first.split(" on ", 1)[1].split(" ", 1)[0]
+        port = endpoint.rsplit(":", 1)[1]
+        assert get(endpoint) == (200, b"")  # curl -f http://localhost:4566
+        state: dict[str, object] = {}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            state = json.loads(get(f"{endpoint}/_localstack/init/ready")[1])
+            if state["completed"]:
+                break
+            select.select([], [], [], 0.2)  # a real process's scripts: a bounded poll
+        assert state["scripts"] == [
+            {"stage": "READY", "name": "01-queues.py", "state": "SUCCESSFUL"}
+        ], log.read_text()
+        url = client(endpoint, region="eu-west-2").get_queue_url(QueueName="orders")["QueueUrl"]
+        assert url == f"http://sqs.eu-west-2.localstack:{port}/000000000000/orders"
+    finally:
+        process.terminate()
+        process.wait(20)
+        if process.stdout is not None:
+            process.stdout.close()
+    assert f"01-queues.py: http://sqs.eu-west-2.localstack:{port}/000000000000/orders" in (
+        log.read_text()
+    )

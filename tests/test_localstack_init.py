@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import sqsmock
-from sqsmock._adapters.http.localstack_mode import InitScripts
+from sqsmock._adapters.http.localstack_mode import REGION_VARIABLES, InitScripts, LocalStackMode
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or not Path("/proc/self").exists(),
@@ -209,3 +209,82 @@ def test_stopping_the_server_stops_its_scripts_and_what_they_started(init_dir):
     assert not (init_dir.parent / "never.pid").exists()  # no script starts once stopping
     assert mode is not None
     assert [s["state"] for s in mode.scripts.document()["scripts"]] == ["ERROR", "UNKNOWN"]
+
+
+def test_a_relative_init_dir_is_named_from_the_callers_directory(init_dir, monkeypatch):
+    (init_dir / "01-make.sh").write_text("exit 0\n")
+    monkeypatch.chdir(init_dir.parent)
+    mode = LocalStackMode(init_dir=Path("ready.d"))
+    assert mode.init_dir == init_dir
+    assert [s.path for s in mode.scripts.scripts] == [init_dir / "01-make.sh"]
+
+
+@pytest.mark.slow
+def test_a_relative_init_dir_is_the_callers(init_dir, monkeypatch):
+    (init_dir / "01-make.sh").write_text("echo made > ../made-by-sh\n")
+    (init_dir / "02-make.py").write_text("open('../made-by-py', 'w').write('made')\n")
+    monkeypatch.chdir(init_dir.parent)
+    mode = LocalStackMode(init_dir=Path("ready.d"))
+    monkeypatch.chdir("/")  # where the server runs from later does not matter
+    scripts = mode.scripts
+    try:
+        scripts.start({}).join(15)
+        assert [s["state"] for s in scripts.document()["scripts"]] == ["SUCCESSFUL"] * 2
+        assert (init_dir.parent / "made-by-sh").read_text() == "made\n"
+        assert (init_dir.parent / "made-by-py").read_text() == "made"
+    finally:
+        stop(scripts)
+
+
+REGIONS = [
+    ({}, ("us-west-2", "us-west-2")),  # none set: sqsmock's --region
+    ({"AWS_DEFAULT_REGION": "eu-west-2"}, ("eu-west-2", "eu-west-2")),
+    ({"AWS_REGION": "eu-west-3"}, ("eu-west-3", "eu-west-3")),
+    ({"DEFAULT_REGION": "ap-south-1"}, ("ap-south-1", "ap-south-1")),  # LocalStack's old name
+    ({"AWS_DEFAULT_REGION": "eu-west-2", "AWS_REGION": "eu-west-1"}, ("eu-west-2", "eu-west-1")),
+]
+
+
+@pytest.mark.parametrize(("environment", "seen"), REGIONS)
+def test_scripts_inherit_the_environments_region(environment, seen):
+    given = LocalStackMode().script_environment(4566, "us-west-2", environment)
+    assert (given["AWS_DEFAULT_REGION"], given["AWS_REGION"]) == seen
+
+
+@pytest.mark.slow
+def test_a_script_sees_the_environments_region(init_dir, logged, monkeypatch):
+    for name in REGION_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-west-2")
+    (init_dir / "01-region.sh").write_text('echo "$AWS_DEFAULT_REGION $AWS_REGION"\n')
+    mode = LocalStackMode(init_dir=init_dir)
+    try:
+        mode.scripts.start(mode.script_environment(4566, "us-west-2")).join(15)
+        assert mode.scripts.document()["scripts"][0]["state"] == "SUCCESSFUL"
+        assert "init: 01-region.sh: eu-west-2 eu-west-2" in list(logged.queue)
+    finally:
+        stop(mode.scripts)
+
+
+def test_scripts_in_subfolders_are_found_as_localstack_finds_them(init_dir):
+    for relative in ("b/02-b.sh", "b/01-b.py", "a/z.sh", "10-top.sh", "02-top.py", "notes.txt"):
+        path = init_dir / relative
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("exit 0\n")
+    listed = [s["name"] for s in InitScripts(init_dir).document()["scripts"]]
+    assert listed == ["02-top.py", "10-top.sh", "z.sh", "01-b.py", "02-b.sh"]
+
+
+def test_scripts_inherit_the_environments_credentials_and_so_its_account(monkeypatch):
+    mode = LocalStackMode()
+    environment = mode.script_environment(4566, "us-east-1", {})
+    assert (environment["AWS_ACCESS_KEY_ID"], environment["AWS_SECRET_ACCESS_KEY"]) == (
+        "test",
+        "test",
+    )
+    given = {"AWS_ACCESS_KEY_ID": "111122223333", "AWS_SECRET_ACCESS_KEY": "s"}
+    environment = mode.script_environment(4566, "us-east-1", given)
+    assert (environment["AWS_ACCESS_KEY_ID"], environment["AWS_SECRET_ACCESS_KEY"]) == (
+        "111122223333",
+        "s",
+    )

@@ -6,8 +6,12 @@ message attribute, the digests) for each message a queue holds, with a receipt h
 names the endpoint rather than a delivery (``SQS/BACKDOOR/ACCESS``). Receive counts, visibility
 and FIFO groups stay as they were. In-flight messages (and, on FIFO queues, the messages held
 back behind them in their group) are shown with ``ShowInvisible``, delayed ones with
-``ShowDelayed``; each then carries ``IsVisible`` / ``IsDelayed``. Order: in-flight first, then
-visible, then delayed, each in the queue's order -- as LocalStack lists them.
+``ShowDelayed``; each then carries ``IsVisible`` / ``IsDelayed`` (``IsVisible`` is the
+message's own: ``false`` in flight only, ``true`` for one held behind its group or delayed, as
+LocalStack marks them). Every message has
+``ApproximateFirstReceiveTimestamp``, ``0`` until it is first received, as LocalStack's listing
+gives it. Order: in-flight first, then visible, then delayed, each in the queue's order -- as
+LocalStack lists them.
 
 LocalStack lists every message at once; on a deep queue that is one answer of any size, built
 while other clients wait, so here an answer lists at most ``PAGE`` messages (``MaxResults``
@@ -39,6 +43,7 @@ PAGE_BYTES = 4 * 1024 * 1024
 #: The listing's three parts, in LocalStack's order: in flight (and held behind them), visible,
 #: delayed -- the states each part shows.
 _PARTS = (frozenset({INFLIGHT, HELD}), frozenset({VISIBLE}), frozenset({DELAYED}))
+FIRST_RECEIVE = "ApproximateFirstReceiveTimestamp"
 _TOKEN = re.compile(r"([0-2])\.([0-9]{1,19})").fullmatch
 
 
@@ -50,6 +55,20 @@ def _start(token: str | None, parts: list[int]) -> tuple[int, int]:
     if found is None or int(found[1]) not in parts:
         raise SqsError("InvalidNextToken")
     return int(found[1]), int(found[2])
+
+
+def _with_first_receive(attributes: dict[str, str]) -> dict[str, str]:
+    """A listed message's attributes: LocalStack's listing gives every message
+    ``ApproximateFirstReceiveTimestamp``, ``0`` for one never received."""
+    if FIRST_RECEIVE in attributes:
+        return dict(attributes)
+    out: dict[str, str] = {}
+    for name, value in attributes.items():
+        out[name] = value
+        if name == "ApproximateReceiveCount":
+            out[FIRST_RECEIVE] = "0"
+    out.setdefault(FIRST_RECEIVE, "0")
+    return out
 
 
 def list_messages(
@@ -68,7 +87,7 @@ def list_messages(
     queue.settle()
     parts = [i for i, on in enumerate((show_invisible, True, show_delayed)) if on]
     part, after = _start(next_token, parts)
-    listed: list[tuple[Any, int]] = []
+    listed: list[Any] = []
     size, token = 0, None
     for index in parts[parts.index(part) :]:
         if index != part:
@@ -79,16 +98,16 @@ def list_messages(
         page = queue.peek_page(
             limit - len(listed), after, byte_limit=PAGE_BYTES - size, states=_PARTS[index]
         )
-        listed += [(v, index) for v in page.views]
+        listed += page.views
         size += sum(len(v.body) for v in page.views)
         if page.next_after is not None:
             token = f"{index}.{page.next_after}"
             break
     messages = []
-    for v, index in listed:
-        attributes = dict(v.attributes)
+    for v in listed:
+        attributes = _with_first_receive(v.attributes)
         if show_invisible:
-            attributes["IsVisible"] = "true" if index == 1 else "false"
+            attributes["IsVisible"] = "false" if v.state == "inflight" else "true"
         if show_delayed:
             attributes["IsDelayed"] = "true" if v.state == "delayed" else "false"
         message: dict[str, Any] = {

@@ -1,6 +1,7 @@
 """LocalStack's routes: ``/_localstack/`` in LocalStack mode, ``/_aws/sqs/messages`` always.
 
-``/_localstack/health`` is what Testcontainers and compose health checks read;
+``/_localstack/health`` is what Testcontainers and compose health checks read (``GET /`` too,
+answered 200 with no body in LocalStack mode, as LocalStack's gateway answers it);
 ``/_localstack/init`` and ``/_localstack/init/<stage>`` report the init scripts
 (``localstack_mode``, which runs them, imports no aiohttp). ``/_aws/sqs/messages`` is
 LocalStack's SQS developer endpoint -- a queue's messages without a side effect, in
@@ -25,7 +26,7 @@ from .localstack_mode import health_document
 from .served import Served
 from .sqs import read_body
 
-__all__ = ["PATH", "answer", "messages"]
+__all__ = ["PATH", "answer", "is_root_probe", "messages", "root"]
 
 PATH = "/_localstack/"
 
@@ -68,6 +69,22 @@ async def messages(server: Served, request: BaseRequest) -> web.StreamResponse:
             headers={developer.NEXT_TOKEN: token} if token is not None else None,
         )
     return sqs_answer(rendered, request.method)
+
+
+def is_root_probe(request: BaseRequest) -> bool:
+    """``GET /`` (or ``HEAD /``) that asks for no SQS action: a health check's probe."""
+    return (
+        request.method in ("GET", "HEAD")
+        and request.path == "/"
+        and "Action" not in request.rel_url.query
+        and "X-Amz-Target" not in request.headers
+    )
+
+
+def root() -> web.Response:
+    """LocalStack mode's ``GET /``: 200 with an empty body, as LocalStack's gateway answers a
+    request it finds no service for at its root (so ``curl -f http://localhost:4566`` passes)."""
+    return web.Response(status=200, body=b"", content_type="text/plain")
 
 
 async def answer(server: Served, request: BaseRequest) -> web.StreamResponse:

@@ -7,13 +7,15 @@ and tools look for: the health document Testcontainers and compose health checks
 front ends build a ``LocalStackMode`` from their options before they know whether the server
 can start.
 
-Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python) run one after another in name
-order, in a thread, once the server is serving. Each gets the server's endpoint, a region and
-dummy credentials in its environment (``AWS_ENDPOINT_URL``, ``LOCALSTACK_HOST``, ...), so
-``aws``, ``awslocal`` and boto3 inside it reach this server. Each script's output is logged
-line by line under its name as it comes (none of it is kept: a script printing gigabytes costs
-no memory), then its exit status; a failing script is reported (state ``ERROR``) and the server
-keeps serving.
+Scripts (``*.sh`` run with ``bash``, ``*.py`` with this Python; a subfolder's after its
+folder's files, as LocalStack finds them) run one after another in name order, in a thread,
+once the server is serving, each in its own directory. Each gets the server's endpoint in its
+environment (``AWS_ENDPOINT_URL``, ``LOCALSTACK_HOST``, ...), so ``aws``, ``awslocal`` and
+boto3 inside it reach this server, and the environment's region and credentials, as
+LocalStack's scripts inherit the container's (``--region`` and dummy credentials only where
+the environment has none). Each script's output is logged line by line under its name as it
+comes (none of it is kept: a script printing gigabytes costs no memory), then its exit status;
+a failing script is reported (state ``ERROR``) and the server keeps serving.
 
 A script is done when its process exits: a job it left in the background (``sleep 40 &``) holds
 its output pipe open, but does not hold up READY or the next script (its output is still
@@ -31,11 +33,22 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import urlsplit
 
-__all__ = ["DEFAULT_INIT_DIR", "STAGES", "InitScripts", "LocalStackMode", "health_document"]
+from ..._protocol.urls import LOCALSTACK_DOMAIN
+
+__all__ = [
+    "DEFAULT_INIT_DIR",
+    "REGION_VARIABLES",
+    "STAGES",
+    "InitScripts",
+    "LocalStackMode",
+    "health_document",
+]
 
 log = logging.getLogger("sqsmock.init")
 
@@ -79,12 +92,10 @@ class InitScripts:
     _runner: threading.Thread | None = None
 
     def __post_init__(self) -> None:
+        if self.directory is not None:  # scripts run in their own directory: named absolutely
+            self.directory = self.directory.absolute()
         if self.directory is not None and self.directory.is_dir():
-            self.scripts = [
-                Script(p)
-                for p in sorted(self.directory.iterdir())
-                if p.is_file() and p.suffix in (".sh", ".py")
-            ]
+            self.scripts = [Script(p) for p in _found(self.directory)]
 
     def start(self, environment: dict[str, str]) -> threading.Thread:
         """Run the scripts in a thread (the server goes on serving meanwhile)."""
@@ -200,6 +211,19 @@ class InitScripts:
             }
 
 
+def _found(directory: Path) -> list[Path]:
+    """The scripts of ``directory`` and its subfolders, in the order LocalStack runs them (a
+    folder's files by name, then its subfolders by name, each the same way)."""
+    found = []
+    for root, folders, files in os.walk(directory):
+        folders.sort()
+        for name in sorted(files):
+            path = Path(root, name)
+            if path.suffix in (".sh", ".py") and path.is_file():
+                found.append(path)
+    return found
+
+
 def _log_output(name: str, pipe: IO[bytes]) -> None:
     """Log a script's output line by line as it comes, until every writer has closed it."""
     with io.TextIOWrapper(pipe, encoding="utf-8", errors="replace") as text:
@@ -271,32 +295,66 @@ def _signal_group(group: int, signum: int) -> bool:
     return True
 
 
+#: LocalStack's host names (they and their subdomains resolve to 127.0.0.1).
+LOCALSTACK_HOSTS = (f".{LOCALSTACK_DOMAIN}",)
+#: Where an init script's AWS tools read their region from; the environment's win.
+REGION_VARIABLES = ("AWS_DEFAULT_REGION", "AWS_REGION", "DEFAULT_REGION")
+
+
 @dataclass
 class LocalStackMode:
     """What ``--localstack`` turns on: LocalStack's queue URL form, its health and init
     endpoints, and the ready-stage scripts of ``init_dir``."""
 
-    #: ``SQS_ENDPOINT_STRATEGY``: standard, domain, path or dynamic.
+    #: ``SQS_ENDPOINT_STRATEGY``: standard, domain, path, dynamic or off.
     strategy: str = "standard"
-    #: ``LOCALSTACK_HOST`` (``host:port``) for the standard and domain URL forms; None:
-    #: ``localhost.localstack.cloud:<the server's port>``.
+    #: ``LOCALSTACK_HOST`` (``host[:port]``), which every URL form but ``dynamic`` is built on;
+    #: None: ``localhost.localstack.cloud``. Without a port, the port listened on.
     host: str | None = None
     init_dir: Path | None = None
     scripts: InitScripts = field(init=False)
 
     def __post_init__(self) -> None:
+        if self.init_dir is not None:  # the caller's directory, not the scripts' own
+            self.init_dir = self.init_dir.absolute()
         self.scripts = InitScripts(self.init_dir)
 
-    def script_environment(self, port: int, region: str) -> dict[str, str]:
-        """What an init script needs to reach this server with aws, awslocal or boto3."""
+    def url_host(self, port: int) -> str:
+        """``host:port`` of the queue URLs, as LocalStack's config reads ``LOCALSTACK_HOST``: the
+        port listened on where it names none."""
+        host = self.host or LOCALSTACK_DOMAIN
+        if urlsplit(f"http://{host}").port is None:
+            return f"{host}:{port}"
+        return host
+
+    def host_names(self) -> tuple[str, ...]:
+        """What the host check lets through besides IP addresses: LocalStack's names, and the
+        name ``LOCALSTACK_HOST`` gives with its subdomains (the URLs given out name them)."""
+        name = urlsplit(f"http://{self.host}").hostname if self.host else None
+        if not name or name.replace(".", "").isdigit() or ":" in name:  # an IP address passes
+            return LOCALSTACK_HOSTS
+        return (*LOCALSTACK_HOSTS, f".{name}")
+
+    def script_environment(
+        self, port: int, region: str, environ: Mapping[str, str] = os.environ
+    ) -> dict[str, str]:
+        """What an init script needs to reach this server with aws, awslocal or boto3. Its region
+        is the environment's, as LocalStack's scripts inherit the container's: the variables
+        set there keep their values, and one left unset gets the first of ``REGION_VARIABLES``
+        set (``region``, sqsmock's ``--region``, where none is). Credentials likewise: the
+        environment's where set, else dummy ones."""
         endpoint = f"http://localhost:{port}"
+        inherited = next((environ[name] for name in REGION_VARIABLES if environ.get(name)), None)
+        region = inherited or region
         return {
             "AWS_ENDPOINT_URL": endpoint,
             "AWS_ENDPOINT_URL_SQS": endpoint,
             "LOCALSTACK_HOST": f"localhost:{port}",
             "EDGE_PORT": str(port),
-            "AWS_DEFAULT_REGION": region,
-            "AWS_REGION": region,
-            "AWS_ACCESS_KEY_ID": "test",
-            "AWS_SECRET_ACCESS_KEY": "test",
+            "AWS_DEFAULT_REGION": environ.get("AWS_DEFAULT_REGION") or region,
+            "AWS_REGION": environ.get("AWS_REGION") or region,
+            # The environment's credentials too: a 12-digit key names the account, as the
+            # clients of the same compose file sign with it.
+            "AWS_ACCESS_KEY_ID": environ.get("AWS_ACCESS_KEY_ID") or "test",
+            "AWS_SECRET_ACCESS_KEY": environ.get("AWS_SECRET_ACCESS_KEY") or "test",
         }

@@ -33,7 +33,7 @@ from aiohttp.web_request import BaseRequest
 from ..._errors import SqsError
 from ..._protocol import Result, developer
 from ..._protocol.http import ServerUrls, render
-from ..._protocol.urls import LOCALSTACK_DOMAIN, LocalStackUrls
+from ..._protocol.urls import LocalStackUrls
 from ..._regions import shown
 from ..._runtime import Runtime
 from ..._service.addresses import QueueUrls
@@ -209,6 +209,8 @@ class SqsHttpServer:
                     response = await localstack.messages(self, request)
                 elif path.startswith(localstack.PATH) and self.localstack is not None:
                     response = await localstack.answer(self, request)
+                elif self.localstack is not None and localstack.is_root_probe(request):
+                    response = localstack.root()
                 else:
                     response = await sqs.answer(self, request)
             finally:
@@ -259,12 +261,10 @@ class SqsHttpServer:
         public, mode = self.public_url, self.localstack
         if mode is None:
             return ServerUrls(public or f"http://{host}")
-        scheme, request_host = "http", host
-        if public is not None:
-            scheme, request_host = public.split("://", 1)
-        return LocalStackUrls(
-            mode.strategy, scheme, mode.host or f"{LOCALSTACK_DOMAIN}:{self.port}", request_host
-        )
+        if public is not None:  # every form on the public URL's host
+            scheme, public_host = public.split("://", 1)
+            return LocalStackUrls(mode.strategy, scheme, public_host, public_host)
+        return LocalStackUrls(mode.strategy, "http", mode.url_host(self.port), host)
 
 
 # -- aiohttp's connection handler, answering unparseable HTTP in SQS's format ----------------
