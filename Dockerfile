@@ -10,11 +10,18 @@ ARG BASE=python:3.12-slim
 FROM ${BASE} AS build
 # a virtual environment, copied whole into the final stage: the build leaves nothing behind
 RUN python3 -m venv /opt/sqsmock
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md LICENSE ./
-COPY sqsmock ./sqsmock
-RUN /opt/sqsmock/bin/pip install --no-cache-dir --disable-pip-version-check ".[server]" \
- && /opt/sqsmock/bin/pip uninstall --yes pip setuptools wheel >/dev/null 2>&1 || true
+# the dependencies first, in a layer of their own that a change to sqsmock's code keeps
+COPY pyproject.toml LICENSE ./
+COPY sqsmock/_version.py sqsmock/
+RUN touch README.md && /opt/sqsmock/bin/pip install ".[server]"
+# then sqsmock itself; pip leaves with the build
+COPY README.md ./
+COPY sqsmock sqsmock/
+RUN /opt/sqsmock/bin/pip install --no-deps --force-reinstall . \
+ && /opt/sqsmock/bin/pip uninstall --yes pip setuptools \
+ && /opt/sqsmock/bin/sqsmock --version
 
 FROM ${BASE}
 LABEL org.opencontainers.image.title="sqsmock" \
@@ -23,8 +30,8 @@ LABEL org.opencontainers.image.title="sqsmock" \
 COPY --from=build /opt/sqsmock /opt/sqsmock
 # a user of its own, not root; /data is its home and the volume (for a later file store: today
 # state outlives a container only with --persistence redis://...)
-RUN groupadd --system --gid 10001 sqsmock \
- && useradd --system --uid 10001 --gid sqsmock --home-dir /data --no-create-home sqsmock \
+RUN groupadd --gid 10001 sqsmock \
+ && useradd --uid 10001 --gid sqsmock --home-dir /data --no-create-home --shell /usr/sbin/nologin sqsmock \
  && mkdir -p /data /etc/localstack/init/ready.d \
  && chown sqsmock:sqsmock /data
 # SQSMOCK_HOST too, so that a command of one's own (sqsmock serve --localstack) listens on every
