@@ -12,10 +12,11 @@ FROM ${BASE} AS build
 RUN python3 -m venv /opt/sqsmock
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-# the dependencies first, in a layer of their own that a change to sqsmock's code keeps
+# the dependencies first, in a layer of their own that a change to sqsmock's code keeps: the
+# server's, Redis's (--persistence redis://...) and ElasticMQ's configuration reader's
 COPY pyproject.toml LICENSE ./
 COPY sqsmock/_version.py sqsmock/
-RUN touch README.md && /opt/sqsmock/bin/pip install ".[server]"
+RUN touch README.md && /opt/sqsmock/bin/pip install ".[server,redis,elasticmq]"
 # then sqsmock itself; pip leaves with the build
 COPY README.md ./
 COPY sqsmock sqsmock/

@@ -27,6 +27,8 @@ from typing import Any
 
 import boto3
 import pytest
+import redis
+from persist_support import real_namespace
 
 pytestmark = pytest.mark.slow
 
@@ -139,9 +141,11 @@ def wait_until(ready: Callable[[], bool], what: str, cid: str, limit: float = 60
     """Poll a real container until ``ready()`` (it starts in its own time, not the mock's)."""
     deadline = time.monotonic() + limit
     while not ready():
-        if time.monotonic() > deadline:
+        ended = docker("inspect", "-f", "{{.State.Status}}", cid) == "exited"
+        if ended or time.monotonic() > deadline:
             logs = subprocess.run(["docker", "logs", cid], capture_output=True, text=True)
-            raise AssertionError(f"waited {limit:g}s for {what}: {logs.stdout}{logs.stderr}")
+            why = "it exited" if ended else f"waited {limit:g}s"
+            raise AssertionError(f"{why} before {what}: {logs.stdout}{logs.stderr}")
         time.sleep(0.2)
 
 
@@ -217,6 +221,27 @@ def test_localstack_mode_reads_localstacks_variables_and_runs_mounted_init_scrip
     assert "Ready." in logs and "ready.d ran as sqsmock" in logs
 
 
+def test_it_reads_an_elasticmq_configuration_file_named_by_its_variable(
+    containers: Containers, tmp_path: Path
+):
+    conf = tmp_path / "elasticmq.conf"
+    conf.write_text("queues { jobs { defaultVisibilityTimeout = 10 seconds } }\n")
+    tmp_path.chmod(0o755)
+    conf.chmod(0o644)
+    cid = containers.run(
+        "-e",
+        "SQSMOCK_CONFIG=/etc/sqsmock/elasticmq.conf",
+        "-v",
+        f"{conf}:/etc/sqsmock/elasticmq.conf:ro",
+        "-p",
+        "127.0.0.1::9324",
+    )
+    sqs = client(containers.endpoint(cid))
+    queue_url = sqs.get_queue_url(QueueName="jobs")["QueueUrl"]
+    attributes = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["All"])
+    assert attributes["Attributes"]["VisibilityTimeout"] == "10"
+
+
 CLIENT = """
 import json, sys, time, urllib.error, urllib.request
 import boto3
@@ -285,6 +310,48 @@ def test_sigterm_ends_it_cleanly_even_with_a_long_poll_waiting(containers: Conta
 def _waiting(url: str) -> int:
     with urllib.request.urlopen(url + "/_sqsmock/queues", timeout=5) as answer:
         return sum(queue["long_polls_waiting"] for queue in json.load(answer))
+
+
+def test_its_queues_outlive_a_restart_with_redis(containers: Containers):
+    """State in Redis (the host's, reached over the host's network) is there again after
+    ``docker restart``; the image has the Redis client in it."""
+    namespace = f"sqsmock-image-{uuid.uuid4().hex[:12]}:"
+    with real_namespace(redis.Redis(host="127.0.0.1", port=6379), namespace):
+        cid = containers.run(
+            "--network",
+            "host",
+            "-e",
+            "SQSMOCK_PORT=0",
+            "-e",
+            "SQSMOCK_PERSISTENCE=redis://127.0.0.1:6379/0",
+            "-e",
+            f"SQSMOCK_NAMESPACE={namespace}",
+        )
+        sqs = client(_serving_url(containers, cid, starts=1))
+        queue_url = sqs.create_queue(QueueName="kept")["QueueUrl"]
+        sqs.send_message(QueueUrl=queue_url, MessageBody="still here")
+        docker("restart", "-t", "10", cid)
+        sqs = client(_serving_url(containers, cid, starts=2))
+        queue_url = sqs.get_queue_url(QueueName="kept")["QueueUrl"]
+        got = sqs.receive_message(QueueUrl=queue_url)["Messages"]
+        assert [m["Body"] for m in got] == ["still here"]
+        docker("stop", "-t", "10", cid)
+
+
+def _serving_url(containers: Containers, cid: str, starts: int) -> str:
+    """The URL the ``starts``-th start of a container on the host's network printed."""
+    found: list[str] = []
+
+    def serving() -> bool:
+        lines = [x for x in containers.logs(cid).splitlines() if "serving SQS on" in x]
+        if len(lines) < starts:
+            return False
+        port = lines[starts - 1].split("http://0.0.0.0:", 1)[1].split()[0]
+        found.append(f"http://127.0.0.1:{port}")
+        return _health(found[-1]) == 200
+
+    wait_until(serving, f"start {starts} to answer", cid)
+    return found[-1]
 
 
 def test_it_runs_as_a_user_of_its_own_with_nothing_of_the_build_left(
