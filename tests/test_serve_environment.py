@@ -106,3 +106,13 @@ def test_other_commands_ignore_serves_variables():
         ["inspect", "--persistence", "redis://127.0.0.1:6379/0"], {"SQSMOCK_PORT": "http"}
     )
     assert args.command == "inspect"
+
+
+def test_a_variable_wins_over_the_config_files_server_settings(tmp_path):
+    pytest.importorskip("pyhocon")
+    conf = tmp_path / "elasticmq.conf"
+    conf.write_text("rest-sqs { bind-port = 9999, bind-hostname = 127.0.0.2 }\n")
+    got = options("--config", str(conf), SQSMOCK_PORT="9400")
+    assert (got.port, got.host) == (9400, "127.0.0.2")
+    got = options(SQSMOCK_CONFIG=str(conf))
+    assert (got.port, got.host) == (9999, "127.0.0.2")
