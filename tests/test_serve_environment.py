@@ -116,3 +116,12 @@ def test_a_variable_wins_over_the_config_files_server_settings(tmp_path):
     assert (got.port, got.host) == (9400, "127.0.0.2")
     got = options(SQSMOCK_CONFIG=str(conf))
     assert (got.port, got.host) == (9999, "127.0.0.2")
+
+
+def test_the_container_docs_list_every_variable():
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "container.md").read_text()
+    for action in serve_parser()._actions:
+        if action.option_strings and action.dest != "help":
+            assert f"| `{environment_variable(action)}` |" in text
