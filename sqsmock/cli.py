@@ -1,6 +1,11 @@
 """The ``sqsmock`` command: one small function per subcommand, registered on ``SUBCOMMANDS``.
 
     sqsmock serve --port 9324
+    SQSMOCK_PORT=9324 SQSMOCK_ALLOW_HOST=sqs,sqs.internal sqsmock serve
+
+Every flag of ``sqsmock serve`` can also be set by an environment variable named after it
+(``--allow-host`` is ``SQSMOCK_ALLOW_HOST``): a container's configuration is its environment.
+A flag on the command line wins over its variable.
 
     sqsmock wipe --persistence redis://127.0.0.1:6379/0 --namespace myapp-dev:
     sqsmock inspect --persistence redis://127.0.0.1:6379/0 --namespace myapp-dev: [--json]
@@ -13,8 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -23,7 +29,7 @@ from ._store import DEFAULT_TIMEOUT, default_namespace
 from ._store import errors as store_errors
 from ._version import __version__
 
-__all__ = ["SUBCOMMANDS", "main"]
+__all__ = ["ENVIRONMENT_PREFIX", "SUBCOMMANDS", "main", "parse_arguments"]
 
 Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
@@ -104,11 +110,106 @@ def parser() -> argparse.ArgumentParser:
     subparsers = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in SUBCOMMANDS:
         register(subparsers)
+    serve = subparsers.choices["serve"]
+    serve.epilog = (
+        f"{serve.epilog or ''} Every flag can also be set by an environment variable: "
+        f"{ENVIRONMENT_PREFIX} and the flag's name in capitals, - as _ ({ENVIRONMENT_PREFIX}PORT, "
+        f"{ENVIRONMENT_PREFIX}ALLOW_HOST=sqs,sqs.internal, {ENVIRONMENT_PREFIX}LOCALSTACK=1); a "
+        "flag on the command line wins over its variable."
+    ).strip()
     return top
 
 
+# -- sqsmock serve's environment variables -----------------------------------------------------
+
+#: ``--allow-host`` is ``SQSMOCK_ALLOW_HOST``: the prefix, then the flag in capitals, - as _.
+ENVIRONMENT_PREFIX = "SQSMOCK_"
+_ENVIRONMENT_COMMANDS = ("serve",)
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def environment_variable(action: argparse.Action) -> str:
+    """The variable that sets a flag: ``SQSMOCK_`` and its long name (``--port``: SQSMOCK_PORT)."""
+    flag = max(action.option_strings, key=len)
+    return ENVIRONMENT_PREFIX + flag.lstrip("-").upper().replace("-", "_")
+
+
+def _from_environment(action: argparse.Action, name: str, text: str) -> Any:
+    """A variable's text as the flag's value (ValueError naming the variable if malformed)."""
+    if isinstance(action, argparse._StoreTrueAction):
+        if text.strip().lower() not in _TRUE + _FALSE:
+            raise ValueError(
+                f"{name} must be one of {', '.join(_TRUE)} or {', '.join(_FALSE[:-1])}"
+            )
+        return text.strip().lower() in _TRUE
+    texts = [text.strip()]
+    if isinstance(action, argparse._AppendAction):  # a list: comma-separated
+        texts = [item.strip() for item in text.split(",") if item.strip()]
+    values = []
+    for item in texts:
+        try:
+            value = item if action.type is None else action.type(item)  # type: ignore[operator]
+        except ValueError:
+            kind = {int: "an integer", float: "a number"}.get(action.type, "valid")  # type: ignore[call-overload]
+            raise ValueError(f"{name} must be {kind}, not {item!r}") from None
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(str, action.choices))
+            raise ValueError(f"{name} must be one of {choices}, not {item!r}")
+        values.append(value)
+    return values if isinstance(action, argparse._AppendAction) else values[0]
+
+
+def _apply_environment(
+    parser: argparse.ArgumentParser, environ: Mapping[str, str]
+) -> dict[str, int]:
+    """Make each flag's variable, when set, its default (the command line still wins); the
+    count of items each list flag took from its variable, for ``parse_arguments`` to drop when
+    the command line gives the flag."""
+    taken: dict[str, int] = {}
+    for action in parser._actions:
+        if not action.option_strings or not isinstance(
+            action, (argparse._StoreAction, argparse._StoreTrueAction, argparse._AppendAction)
+        ):
+            continue  # --help
+        name = environment_variable(action)
+        if name not in environ:
+            continue
+        action.default = _from_environment(action, name, environ[name])
+        if isinstance(action, argparse._AppendAction):
+            taken[action.dest] = len(action.default)
+    return taken
+
+
+def _subcommand(top: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    subparsers = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    found: argparse.ArgumentParser = subparsers.choices[name]
+    return found
+
+
+def parse_arguments(
+    argv: Sequence[str] | None = None, environ: Mapping[str, str] = os.environ
+) -> argparse.Namespace:
+    """The command line, with ``sqsmock serve``'s flags left out of it taken from ``SQSMOCK_*``
+    variables (ValueError for a malformed variable)."""
+    top = parser()
+    args = top.parse_args(argv)
+    if args.command not in _ENVIRONMENT_COMMANDS:
+        return args
+    taken = _apply_environment(_subcommand(top, args.command), environ)
+    args = top.parse_args(argv)  # again, with the variables as defaults
+    for dest, count in taken.items():
+        given = getattr(args, dest)
+        if len(given) > count:  # the command line gave the flag: its values replace the variable's
+            setattr(args, dest, given[count:])
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    try:
+        args = parse_arguments(argv)
+    except ValueError as error:  # a malformed SQSMOCK_* variable
+        print(error_line(error), file=sys.stderr)
+        return 2
     try:
         status: int = args.run(args)
     except store_errors.PersistenceError as error:  # named only once something raised
