@@ -61,9 +61,11 @@ class Subscription:
     #: The token of the confirmation a pending subscription waits for (None: none).
     token: str | None = None
     delivered: int = 0
-    #: Messages that found no queue (deleted, or never there) and no dead-letter queue.
+    #: Messages their queue did not take (gone, or refusing) and no dead-letter queue took.
     dropped: int = 0
     filtered: int = 0
+    #: Messages their queue did not take that went to the RedrivePolicy's dead-letter queue.
+    dead_lettered: int = 0
 
     def state(self) -> dict[str, Any]:
         return {
@@ -78,6 +80,7 @@ class Subscription:
             "delivered": self.delivered,
             "dropped": self.dropped,
             "filtered": self.filtered,
+            "dead_lettered": self.dead_lettered,
         }
 
 
@@ -230,7 +233,7 @@ class Topics:
         return found
 
     def count(self, subscription: Subscription, outcome: str) -> None:
-        """One more message ``"delivered"``, ``"dropped"`` or ``"filtered"`` out."""
+        """One more message ``"delivered"``, ``"dead_lettered"``, ``"dropped"``, ``"filtered"``."""
         with self.lock:
             setattr(subscription, outcome, getattr(subscription, outcome) + 1)
 

@@ -7,8 +7,12 @@ synchronous: a test finds the message in the queue when Publish returns.
 
 A subscription receives either the JSON envelope SNS wraps a notification in (``envelope``, with
 its keys in SNS's order and its pretty-printed form) or, with ``RawMessageDelivery``, the message
-itself with its attributes as SQS message attributes. A queue that is gone (or refuses the
-message) drops it and counts it on the subscription; filtered-out messages are counted too.
+itself with its attributes as SQS message attributes. A queue that is gone, or refuses the
+message (its Policy does not let the topic send, SQS rejects it, a raw message has more
+attributes than SQS takes), is a client-side error to SNS: the message goes to the
+subscription's dead-letter queue (``RedrivePolicy``) exactly as the queue would have had it -- no
+error attributes added, as AWS's recorded deliveries show -- else it is dropped. Every outcome is
+counted on the subscription: delivered, filtered, dead-lettered, dropped.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from ..._errors import SqsError
 from .._context import Call
 from ..send import build_message
 from ..sns_filters import ATTRIBUTES_SCOPE, stored_policy
+from .queue_policy import lets_topic_send
 
 __all__ = [
     "Published",
@@ -130,7 +135,9 @@ def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
     return json_document(fields, message.attributes)
 
 
-def _request(topic: Topic, subscription: Subscription, message: Published) -> dict[str, Any]:
+def _request(
+    topic: Topic, subscription: Subscription, message: Published, fifo_queue: bool
+) -> dict[str, Any]:
     raw = subscription.attributes.get("RawMessageDelivery") == "true"
     request: dict[str, Any] = {}
     if raw:
@@ -139,7 +146,6 @@ def _request(topic: Topic, subscription: Subscription, message: Published) -> di
             request["MessageAttributes"] = message.attributes
     else:
         request["MessageBody"] = envelope(topic, subscription.arn, message)
-    fifo_queue = subscription.endpoint.endswith(".fifo")
     if fifo_queue:
         request["MessageGroupId"] = message.group
         request["MessageDeduplicationId"] = message.deduplication
@@ -148,31 +154,58 @@ def _request(topic: Topic, subscription: Subscription, message: Published) -> di
     return request
 
 
+def _send(
+    call: Call, topic: Topic, subscription: Subscription, message: Published, arn: str
+) -> bool:
+    """Send the subscription's copy of ``message`` to the queue ``arn``; False if the queue is
+    gone or refuses it (a client-side error to SNS)."""
+    backend = call.backend
+    queue = backend.by_arn(arn)
+    if queue is None or not lets_topic_send(queue.attributes.get("Policy"), arn, topic.arn):
+        return False
+    raw = subscription.attributes.get("RawMessageDelivery") == "true"
+    if raw and len(message.attributes) > _RAW_ATTRIBUTE_LIMIT:
+        return False
+    sender = Call(queue.region, queue.account, call.headers, backend=backend)
+    request = _request(topic, subscription, message, queue.arn.endswith(".fifo"))
+    try:
+        built, delay = build_message(sender, queue, request)
+        queue.send([built], [delay])
+    except SqsError:
+        return False
+    return True
+
+
+def _dead_letter_queue(subscription: Subscription) -> str | None:
+    """The ARN in the subscription's RedrivePolicy (checked when it was set), if any."""
+    text = subscription.attributes.get("RedrivePolicy")
+    if not text:
+        return None
+    try:
+        target = json.loads(text).get("deadLetterTargetArn")
+    except (ValueError, AttributeError):
+        return None
+    return target if isinstance(target, str) else None
+
+
 def deliver(
     call: Call, topic: Topic, subscriptions: list[Subscription], message: Published
 ) -> None:
     """Send ``message`` to every subscription that takes it."""
-    backend = call.backend
-    count = backend.topics.count
+    count = call.backend.topics.count
     for subscription in subscriptions:
         if subscription.protocol != "sqs" or subscription.token is not None:
             continue  # other protocols never deliver in this mock; nor does a pending one
         if not _matches(subscription, message):
             count(subscription, "filtered")
-            continue
-        raw = subscription.attributes.get("RawMessageDelivery") == "true"
-        queue = backend.by_arn(subscription.endpoint)
-        if queue is None or (raw and len(message.attributes) > _RAW_ATTRIBUTE_LIMIT):
-            count(subscription, "dropped")
-            continue
-        sender = Call(queue.region, queue.account, call.headers, backend=backend)
-        try:
-            built, delay = build_message(sender, queue, _request(topic, subscription, message))
-            queue.send([built], [delay])
-        except SqsError:
-            count(subscription, "dropped")
-            continue
-        count(subscription, "delivered")
+        elif _send(call, topic, subscription, message, subscription.endpoint):
+            count(subscription, "delivered")
+        else:
+            dead_letters = _dead_letter_queue(subscription)
+            if dead_letters is not None and _send(call, topic, subscription, message, dead_letters):
+                count(subscription, "dead_lettered")
+            else:
+                count(subscription, "dropped")
 
 
 def send_body(call: Call, queue: Queue, body: str) -> None:
