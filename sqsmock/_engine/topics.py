@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ids import new_message_key, uuid_text
+from .outbox import Sender
 
 __all__ = [
     "DEDUPLICATION_WINDOW",
@@ -138,6 +139,8 @@ class Topics:
         self.lock = threading.RLock()
         self._topics: dict[TopicKey, Topic] = {}
         self._subscriptions: dict[str, Subscription] = {}
+        #: Sends SNS's HTTP requests to http/https subscribers (the runtime injects it; None: none).
+        self.sender: Sender | None = None
 
     # -- topics -----------------------------------------------------------------------------
 

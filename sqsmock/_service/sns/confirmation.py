@@ -1,7 +1,9 @@
-"""Subscriptions that wait for a confirmation: an SQS queue of another account than the caller's.
+"""Subscriptions that wait for a confirmation: an SQS queue of another account than the
+caller's, and every http/https endpoint.
 
-SNS sends the queue a ``SubscriptionConfirmation`` message (its token, the URL that confirms it)
-and keeps the subscription pending -- it delivers nothing -- until ``ConfirmSubscription`` brings
+SNS sends the queue a ``SubscriptionConfirmation`` message (its token, the URL that confirms it),
+or posts it to the http endpoint (through the runtime's sender, off the caller's thread), and
+keeps the subscription pending -- it delivers nothing -- until ``ConfirmSubscription`` brings
 the token back. (A queue's owner subscribing it needs no confirmation.)
 """
 
@@ -16,13 +18,15 @@ from .._context import Call
 from ._arns import required, topic_of
 from ._registry import sns_action
 from .delivery import json_document, send_body, signature, signing_certificate_url
+from .http_delivery import HTTP_PROTOCOLS, post_confirmation
 from .publish import timestamp
 
 __all__ = ["ask_to_confirm"]
 
 
 def ask_to_confirm(call: Call, topic: Topic, subscription: Subscription) -> None:
-    """Give ``subscription`` a token and send its queue the message that carries it."""
+    """Give ``subscription`` a token and send its queue (or endpoint) the message that
+    carries it."""
     token = new_nonce(1024)
     subscription.token = token
     host = f"https://sns.{topic.region}.amazonaws.com"
@@ -39,6 +43,9 @@ def ask_to_confirm(call: Call, topic: Topic, subscription: Subscription) -> None
     }
     fields["Signature"] = signature(fields)
     fields["SigningCertURL"] = signing_certificate_url(topic.region)
+    if subscription.protocol in HTTP_PROTOCOLS:
+        post_confirmation(call, subscription, fields, json_document(fields))
+        return
     queue = call.backend.by_arn(subscription.endpoint)
     if queue is not None:
         send_body(call, queue, json_document(fields))

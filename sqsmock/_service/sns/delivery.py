@@ -30,6 +30,7 @@ from ..._errors import SqsError
 from .._context import Call
 from ..send import build_message
 from ..sns_filters import ATTRIBUTES_SCOPE, stored_policy
+from .http_delivery import HTTP_PROTOCOLS, notify_over_http
 from .queue_policy import lets_topic_send
 
 __all__ = [
@@ -42,6 +43,8 @@ __all__ = [
     "signing_certificate_url",
 ]
 
+#: The protocols this mock delivers to (http/https: on this machine only).
+_DELIVERING = frozenset({"sqs"}) | HTTP_PROTOCOLS
 #: A raw delivery with more attributes than SQS takes is discarded (SNS: a client-side error).
 _RAW_ATTRIBUTE_LIMIT = 10
 #: The fields SNS signs, in the order it signs them (those a message has).
@@ -73,6 +76,19 @@ class Published:
     group: str | None = None
     deduplication: str | None = None
     sequence: str | None = None
+    #: MessageStructure=json: ``message`` holds an entry per protocol.
+    structured: bool = False
+
+    def for_protocol(self, protocol: str) -> str:
+        """The message a subscription of ``protocol`` gets: its entry if it is a string, else
+        ``default`` (with MessageStructure=json), else the message."""
+        if protocol == "sqs":
+            return self.for_sqs
+        if not self.structured:
+            return self.message
+        document = json.loads(self.message)
+        chosen = document.get(protocol)
+        return chosen if isinstance(chosen, str) else str(document["default"])
 
 
 def _matches(subscription: Subscription, message: Published) -> bool:
@@ -116,15 +132,18 @@ def json_document(
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
-    """The body SQS receives from SNS for a subscription without raw delivery."""
+def envelope(
+    topic: Topic, subscription_arn: str, message: Published, text: str | None = None
+) -> str:
+    """The body SQS (or an http endpoint, its ``text``) receives from SNS for a subscription
+    without raw delivery."""
     fields: dict[str, str] = {"Type": "Notification", "MessageId": message.message_id}
     if message.sequence is not None:
         fields["SequenceNumber"] = message.sequence
     fields["TopicArn"] = topic.arn
     if message.subject is not None:
         fields["Subject"] = message.subject
-    fields["Message"] = message.for_sqs
+    fields["Message"] = message.for_sqs if text is None else text
     fields["Timestamp"] = message.timestamp
     if not topic.fifo:
         fields["SignatureVersion"] = topic.attributes.get("SignatureVersion", "1")
@@ -194,10 +213,16 @@ def deliver(
     """Send ``message`` to every subscription that takes it."""
     count = call.backend.topics.count
     for subscription in subscriptions:
-        if subscription.protocol != "sqs" or subscription.token is not None:
+        protocol = subscription.protocol
+        if protocol not in _DELIVERING or subscription.attributes.get("PendingConfirmation"):
             continue  # other protocols never deliver in this mock; nor does a pending one
         if not _matches(subscription, message):
             count(subscription, "filtered")
+        elif protocol in HTTP_PROTOCOLS:
+            text = message.for_protocol(protocol)
+            raw = subscription.attributes.get("RawMessageDelivery") == "true"
+            body = text if raw else envelope(topic, subscription.arn, message, text)
+            notify_over_http(call, topic, subscription, message.message_id, body)
         elif _send(call, topic, subscription, message, subscription.endpoint):
             count(subscription, "delivered")
         else:
