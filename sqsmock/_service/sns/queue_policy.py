@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["lets_topic_send"]
@@ -101,6 +102,7 @@ def _conditions(statement: dict[str, Any], context: dict[str, str]) -> bool:
     return True
 
 
+@lru_cache(maxsize=1024)  # read once per policy, queue and topic, not at every publish
 def lets_topic_send(policy: str | None, queue_arn: str, topic_arn: str) -> bool:
     """Whether the queue (``queue_arn``, its Policy text) takes SNS's send from ``topic_arn``."""
     if not policy:
