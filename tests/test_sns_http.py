@@ -18,6 +18,7 @@ from typing import Any
 import boto3
 import pytest
 
+import sqsmock
 from sqsmock import FrozenClock, mock_sqs
 from sqsmock._engine.outbox import Outgoing
 from sqsmock._features.sns_http import is_loopback, send_over_loopback
@@ -269,3 +270,21 @@ def test_an_endpoint_off_this_machine_is_never_contacted() -> None:
 )
 def test_only_loopback_endpoints_are_posted_to(url: str, loopback: bool) -> None:
     assert is_loopback(url) is loopback
+
+
+def test_the_server_posts_to_http_subscribers_too(endpoint: Endpoint) -> None:
+    with sqsmock.serve(port=0, clock="frozen") as server:
+        sns = boto3.client(
+            "sns",
+            endpoint_url=server.endpoint_url,
+            region_name=REGION,
+            aws_access_key_id="x",
+            aws_secret_access_key="x",
+        )
+        topic = sns.create_topic(Name="t")["TopicArn"]
+        confirmed(sns, endpoint, topic)
+        sns.publish(TopicArn=topic, Message="over the server")
+        headers, body = endpoint.next()
+        assert isinstance(body, dict)
+        assert headers["x-amz-sns-message-type"] == "Notification"
+        assert body["Message"] == "over the server"
