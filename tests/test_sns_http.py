@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +27,8 @@ from sqsmock._features.sns_http import is_loopback, send_over_loopback
 
 REGION = "us-east-1"
 WAIT = 10.0  # seconds a test waits for the background sender before it fails
+#: Straight to the server (no proxy from the environment).
+direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 class Endpoint:
@@ -288,3 +292,29 @@ def test_the_server_posts_to_http_subscribers_too(endpoint: Endpoint) -> None:
         assert isinstance(body, dict)
         assert headers["x-amz-sns-message-type"] == "Notification"
         assert body["Message"] == "over the server"
+
+
+def test_over_the_server_a_get_of_the_subscribe_url_confirms(endpoint: Endpoint) -> None:
+    with sqsmock.serve(port=0, clock="frozen") as server:
+        sns = boto3.client(
+            "sns",
+            endpoint_url=server.endpoint_url,
+            region_name=REGION,
+            aws_access_key_id="x",
+            aws_secret_access_key="x",
+        )
+        topic = sns.create_topic(Name="t")["TopicArn"]
+        arn = subscribe(sns, topic, endpoint.url)
+        _, body = endpoint.next()
+        assert isinstance(body, dict)
+        url = body["SubscribeURL"]
+        assert url.startswith(server.endpoint_url + "/?Action=ConfirmSubscription&")
+        with direct.open(url) as answer:  # what an http subscriber does with it
+            assert answer.status == 200
+            assert arn in answer.read().decode()
+        attributes = sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        assert attributes["PendingConfirmation"] == "false"
+        bad = url.replace("Token=", "Token=0")
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            direct.open(bad)
+        assert caught.value.code == 400
