@@ -26,6 +26,7 @@ from ._errors import SqsError
 from ._features.chaos import Chaos, as_delivery
 from ._features.faults import Faults, Outcome
 from ._features.journal import CallJournal
+from ._features.sns_http import send_over_loopback
 from ._features.waiters import EventLog
 from ._options import StateOptions
 from ._protocol import Call, LongPoll, Result
@@ -61,12 +62,11 @@ class Runtime:
         self.events = EventLog(region, account, self.journal)
         self.events.attach(self.backend)
         self.journal.on_change = self.events.follow
+        self.backend.topics.sender = send_over_loopback  # SNS's posts to http subscribers
         #: The engine does blocking I/O (a store): async callers run its calls off the loop.
         self.blocking = options.persistence is not None
-        #: Fault-injection rules (``handle.faults``).
-        self.faults = Faults()
-        #: At-least-once delivery and ordering settings (``handle.chaos(...)``).
-        self.chaos = Chaos(as_delivery(options.delivery))
+        self.faults = Faults()  #: Fault-injection rules (``handle.faults``).
+        self.chaos = Chaos(as_delivery(options.delivery))  #: ``handle.chaos(...)`` settings
         self.sns = True  #: answer SNS (always over HTTP; in-process when the mock asks)
         #: Queues declared ahead (``config=``): made now and again after every reset.
         self.declarations = options.declarations

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ids import new_message_key, uuid_text
+from .outbox import Sender
 
 __all__ = [
     "DEDUPLICATION_WINDOW",
@@ -61,9 +62,11 @@ class Subscription:
     #: The token of the confirmation a pending subscription waits for (None: none).
     token: str | None = None
     delivered: int = 0
-    #: Messages that found no queue (deleted, or never there) and no dead-letter queue.
+    #: Messages their queue did not take (gone, or refusing) and no dead-letter queue took.
     dropped: int = 0
     filtered: int = 0
+    #: Messages their queue did not take that went to the RedrivePolicy's dead-letter queue.
+    dead_lettered: int = 0
 
     def state(self) -> dict[str, Any]:
         return {
@@ -78,6 +81,7 @@ class Subscription:
             "delivered": self.delivered,
             "dropped": self.dropped,
             "filtered": self.filtered,
+            "dead_lettered": self.dead_lettered,
         }
 
 
@@ -135,6 +139,8 @@ class Topics:
         self.lock = threading.RLock()
         self._topics: dict[TopicKey, Topic] = {}
         self._subscriptions: dict[str, Subscription] = {}
+        #: Sends SNS's HTTP requests to http/https subscribers (the runtime injects it; None: none).
+        self.sender: Sender | None = None
 
     # -- topics -----------------------------------------------------------------------------
 
@@ -230,7 +236,7 @@ class Topics:
         return found
 
     def count(self, subscription: Subscription, outcome: str) -> None:
-        """One more message ``"delivered"``, ``"dropped"`` or ``"filtered"`` out."""
+        """One more message ``"delivered"``, ``"dead_lettered"``, ``"dropped"``, ``"filtered"``."""
         with self.lock:
             setattr(subscription, outcome, getattr(subscription, outcome) + 1)
 

@@ -129,7 +129,10 @@ def begin(
             urls=server.urls(http.headers.get("Host")),
         )
         _check_regions(parsed)
-        if http.method == "GET" and parsed.operation not in READ_ONLY and not signed(http.headers):
+        # SNS's SubscribeURL is a GET; its token (which no web page knows) is what it takes
+        confirm = parsed.protocol == "sns" and parsed.operation == "ConfirmSubscription"
+        read_only = parsed.operation in READ_ONLY or confirm
+        if http.method == "GET" and not read_only and not signed(http.headers):
             log.warning("refused GET %s: unsigned, and it changes state", parsed.operation)
             raise SqsError("UnsignedGet", action=parsed.operation)
         if parsed.protocol == "sns":  # delivers into queues: off the loop over a store

@@ -7,8 +7,12 @@ synchronous: a test finds the message in the queue when Publish returns.
 
 A subscription receives either the JSON envelope SNS wraps a notification in (``envelope``, with
 its keys in SNS's order and its pretty-printed form) or, with ``RawMessageDelivery``, the message
-itself with its attributes as SQS message attributes. A queue that is gone (or refuses the
-message) drops it and counts it on the subscription; filtered-out messages are counted too.
+itself with its attributes as SQS message attributes. A queue that is gone, or refuses the
+message (its Policy does not let the topic send, SQS rejects it, a raw message has more
+attributes than SQS takes), is a client-side error to SNS: the message goes to the
+subscription's dead-letter queue (``RedrivePolicy``) exactly as the queue would have had it -- no
+error attributes added, as AWS's recorded deliveries show -- else it is dropped. Every outcome is
+counted on the subscription: delivered, filtered, dead-lettered, dropped.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from ..._errors import SqsError
 from .._context import Call
 from ..send import build_message
 from ..sns_filters import ATTRIBUTES_SCOPE, stored_policy
+from .http_delivery import HTTP_PROTOCOLS, notify_over_http
+from .queue_policy import lets_topic_send
 
 __all__ = [
     "Published",
@@ -37,6 +43,8 @@ __all__ = [
     "signing_certificate_url",
 ]
 
+#: The protocols this mock delivers to (http/https: on this machine only).
+_DELIVERING = frozenset({"sqs"}) | HTTP_PROTOCOLS
 #: A raw delivery with more attributes than SQS takes is discarded (SNS: a client-side error).
 _RAW_ATTRIBUTE_LIMIT = 10
 #: The fields SNS signs, in the order it signs them (those a message has).
@@ -68,6 +76,19 @@ class Published:
     group: str | None = None
     deduplication: str | None = None
     sequence: str | None = None
+    #: MessageStructure=json: ``message`` holds an entry per protocol.
+    structured: bool = False
+
+    def for_protocol(self, protocol: str) -> str:
+        """The message a subscription of ``protocol`` gets: its entry if it is a string, else
+        ``default`` (with MessageStructure=json), else the message."""
+        if protocol == "sqs":
+            return self.for_sqs
+        if not self.structured:
+            return self.message
+        document = json.loads(self.message)
+        chosen = document.get(protocol)
+        return chosen if isinstance(chosen, str) else str(document["default"])
 
 
 def _matches(subscription: Subscription, message: Published) -> bool:
@@ -111,15 +132,18 @@ def json_document(
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
-    """The body SQS receives from SNS for a subscription without raw delivery."""
+def envelope(
+    topic: Topic, subscription_arn: str, message: Published, text: str | None = None
+) -> str:
+    """The body SQS (or an http endpoint, its ``text``) receives from SNS for a subscription
+    without raw delivery."""
     fields: dict[str, str] = {"Type": "Notification", "MessageId": message.message_id}
     if message.sequence is not None:
         fields["SequenceNumber"] = message.sequence
     fields["TopicArn"] = topic.arn
     if message.subject is not None:
         fields["Subject"] = message.subject
-    fields["Message"] = message.for_sqs
+    fields["Message"] = message.for_sqs if text is None else text
     fields["Timestamp"] = message.timestamp
     if not topic.fifo:
         fields["SignatureVersion"] = topic.attributes.get("SignatureVersion", "1")
@@ -130,7 +154,9 @@ def envelope(topic: Topic, subscription_arn: str, message: Published) -> str:
     return json_document(fields, message.attributes)
 
 
-def _request(topic: Topic, subscription: Subscription, message: Published) -> dict[str, Any]:
+def _request(
+    topic: Topic, subscription: Subscription, message: Published, fifo_queue: bool
+) -> dict[str, Any]:
     raw = subscription.attributes.get("RawMessageDelivery") == "true"
     request: dict[str, Any] = {}
     if raw:
@@ -139,7 +165,6 @@ def _request(topic: Topic, subscription: Subscription, message: Published) -> di
             request["MessageAttributes"] = message.attributes
     else:
         request["MessageBody"] = envelope(topic, subscription.arn, message)
-    fifo_queue = subscription.endpoint.endswith(".fifo")
     if fifo_queue:
         request["MessageGroupId"] = message.group
         request["MessageDeduplicationId"] = message.deduplication
@@ -148,31 +173,64 @@ def _request(topic: Topic, subscription: Subscription, message: Published) -> di
     return request
 
 
+def _send(
+    call: Call, topic: Topic, subscription: Subscription, message: Published, arn: str
+) -> bool:
+    """Send the subscription's copy of ``message`` to the queue ``arn``; False if the queue is
+    gone or refuses it (a client-side error to SNS)."""
+    backend = call.backend
+    queue = backend.by_arn(arn)
+    if queue is None or not lets_topic_send(queue.attributes.get("Policy"), arn, topic.arn):
+        return False
+    raw = subscription.attributes.get("RawMessageDelivery") == "true"
+    if raw and len(message.attributes) > _RAW_ATTRIBUTE_LIMIT:
+        return False
+    sender = Call(queue.region, queue.account, call.headers, backend=backend)
+    request = _request(topic, subscription, message, queue.arn.endswith(".fifo"))
+    try:
+        built, delay = build_message(sender, queue, request)
+        queue.send([built], [delay])
+    except SqsError:
+        return False
+    return True
+
+
+def _dead_letter_queue(subscription: Subscription) -> str | None:
+    """The ARN in the subscription's RedrivePolicy (checked when it was set), if any."""
+    text = subscription.attributes.get("RedrivePolicy")
+    if not text:
+        return None
+    try:
+        target = json.loads(text).get("deadLetterTargetArn")
+    except (ValueError, AttributeError):
+        return None
+    return target if isinstance(target, str) else None
+
+
 def deliver(
     call: Call, topic: Topic, subscriptions: list[Subscription], message: Published
 ) -> None:
     """Send ``message`` to every subscription that takes it."""
-    backend = call.backend
-    count = backend.topics.count
+    count = call.backend.topics.count
     for subscription in subscriptions:
-        if subscription.protocol != "sqs" or subscription.token is not None:
+        protocol = subscription.protocol
+        if protocol not in _DELIVERING or subscription.attributes.get("PendingConfirmation"):
             continue  # other protocols never deliver in this mock; nor does a pending one
         if not _matches(subscription, message):
             count(subscription, "filtered")
-            continue
-        raw = subscription.attributes.get("RawMessageDelivery") == "true"
-        queue = backend.by_arn(subscription.endpoint)
-        if queue is None or (raw and len(message.attributes) > _RAW_ATTRIBUTE_LIMIT):
-            count(subscription, "dropped")
-            continue
-        sender = Call(queue.region, queue.account, call.headers, backend=backend)
-        try:
-            built, delay = build_message(sender, queue, _request(topic, subscription, message))
-            queue.send([built], [delay])
-        except SqsError:
-            count(subscription, "dropped")
-            continue
-        count(subscription, "delivered")
+        elif protocol in HTTP_PROTOCOLS:
+            text = message.for_protocol(protocol)
+            raw = subscription.attributes.get("RawMessageDelivery") == "true"
+            body = text if raw else envelope(topic, subscription.arn, message, text)
+            notify_over_http(call, topic, subscription, message.message_id, body)
+        elif _send(call, topic, subscription, message, subscription.endpoint):
+            count(subscription, "delivered")
+        else:
+            dead_letters = _dead_letter_queue(subscription)
+            if dead_letters is not None and _send(call, topic, subscription, message, dead_letters):
+                count(subscription, "dead_lettered")
+            else:
+                count(subscription, "dropped")
 
 
 def send_body(call: Call, queue: Queue, body: str) -> None:

@@ -97,6 +97,7 @@ def _prepared(call: Call, topic: Topic, entry: dict[str, Any], where: str) -> Pu
         attributes,
         None if group is None else str(group),
         None if deduplication is None else str(deduplication),
+        structured=entry.get("MessageStructure") is not None,
     )
 
 

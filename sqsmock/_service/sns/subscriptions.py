@@ -18,14 +18,15 @@ from ..sns_filters import ATTRIBUTES_SCOPE, parse_policy
 from ._arns import arn_parts, page, required, subscription_of, topic_of
 from ._registry import sns_action
 from .confirmation import ask_to_confirm
+from .http_delivery import HTTP_PROTOCOLS
 
 __all__ = ["PROTOCOLS"]
 
-#: Every protocol SNS knows. Only ``sqs`` delivers in this mock.
+#: Every protocol SNS knows. Only ``sqs`` and ``http``/``https`` (on this machine) deliver here.
 PROTOCOLS = frozenset(
     {"http", "https", "email", "email-json", "sms", "sqs", "application", "lambda", "firehose"}
 )
-#: Protocols whose subscriptions wait for a confirmation that this mock never gets.
+#: Protocols whose subscriptions wait for a confirmation (email ones wait for ever here).
 _CONFIRMED_BY_ENDPOINT = frozenset({"http", "https", "email", "email-json"})
 SETTABLE = frozenset(
     {
@@ -151,7 +152,7 @@ def subscribe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
                 attributes["PendingConfirmation"] = "true"
             principal = f"arn:aws:iam::{call.account}:user/sqsmock"
             made = topics.subscribe(topic, protocol, endpoint, call.account, principal, attributes)
-            if other_account:
+            if other_account or protocol in HTTP_PROTOCOLS:
                 ask_to_confirm(call, topic, made)
     pending = made.attributes.get("PendingConfirmation") == "true"
     if pending and not params.get("ReturnSubscriptionArn"):
