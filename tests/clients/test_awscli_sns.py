@@ -11,13 +11,10 @@ from __future__ import annotations
 import base64
 import json
 import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from clients_support import AwsCli, AwsCliDriver, client_env
-
-from sqsmock import serve
 
 
 class SnsCli(AwsCli):
@@ -28,27 +25,12 @@ class SnsCli(AwsCli):
         return self.driver.run(full, env or client_env())
 
 
-@pytest.fixture(scope="module")
-def _localstack_server() -> Iterator[Any]:
-    with serve(port=0, localstack=True) as server:
-        yield server
-
-
-@pytest.fixture(params=["serve", "localstack"])
-def server(request: pytest.FixtureRequest, sqs_server: Any) -> Any:
-    if request.param == "serve":
-        return sqs_server
-    running = request.getfixturevalue("_localstack_server")
-    running.reset()
-    return running
-
-
 @pytest.fixture
 def cli(
-    awscli_executable: tuple[str, Any], awscli_driver: AwsCliDriver, server: Any
+    awscli_executable: tuple[str, Any], awscli_driver: AwsCliDriver, sns_server: Any
 ) -> tuple[SnsCli, AwsCli]:
-    """(``aws sns``, ``aws sqs``) against ``server``, once per CLI version and server mode."""
-    protocol, endpoint = awscli_executable[0], server.endpoint_url
+    """(``aws sns``, ``aws sqs``) against ``sns_server``, once per CLI version and server mode."""
+    protocol, endpoint = awscli_executable[0], sns_server.endpoint_url
     return SnsCli(awscli_driver, protocol, endpoint), AwsCli(awscli_driver, protocol, endpoint)
 
 

@@ -8,30 +8,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from clients_support import RUN_TIMEOUT, client_env
 from sqs_asserts import attributes_md5
-
-from sqsmock import serve
-
-
-@pytest.fixture(scope="module")
-def _localstack_server() -> Iterator[Any]:
-    with serve(port=0, localstack=True) as server:
-        yield server
-
-
-@pytest.fixture(params=["serve", "localstack"])
-def server(request: pytest.FixtureRequest, sqs_server: Any) -> Any:
-    if request.param == "serve":
-        return sqs_server
-    running = request.getfixturevalue("_localstack_server")
-    running.reset()
-    return running
 
 
 def run_scenario(js_sdk: Path, endpoint_url: str) -> dict[str, Any]:
@@ -50,8 +31,8 @@ def run_scenario(js_sdk: Path, endpoint_url: str) -> dict[str, Any]:
     return json.loads(result.stdout)
 
 
-def test_js_sns_client_fans_out(js_sdk: Path, server: Any) -> None:
-    out = run_scenario(js_sdk, server.endpoint_url)
+def test_js_sns_client_fans_out(js_sdk: Path, sns_server: Any) -> None:
+    out = run_scenario(js_sdk, sns_server.endpoint_url)
     topic = out["topic"]
     account = topic.split(":")[4]
     assert topic == f"arn:aws:sns:us-east-1:{account}:js-orders"

@@ -18,33 +18,16 @@ import pytest
 from clients_support import ACCESS_KEY, REGION, SECRET_KEY
 from kombu import Connection, Consumer, Exchange, Queue
 
-from sqsmock import serve
-
-
-@pytest.fixture(scope="module")
-def _localstack_server() -> Iterator[Any]:
-    with serve(port=0, localstack=True) as server:
-        yield server
-
-
-@pytest.fixture(params=["serve", "localstack"])
-def server(request: pytest.FixtureRequest, sqs_server: Any) -> Any:
-    if request.param == "serve":
-        return sqs_server
-    running = request.getfixturevalue("_localstack_server")
-    running.reset()
-    return running
-
 
 @pytest.fixture
-def connection(server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Connection]:
+def connection(sns_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Connection]:
     for name, value in (
         ("AWS_ACCESS_KEY_ID", ACCESS_KEY),
         ("AWS_SECRET_ACCESS_KEY", SECRET_KEY),
         ("AWS_DEFAULT_REGION", REGION),
     ):
         monkeypatch.setenv(name, value)
-    netloc = urlsplit(server.endpoint_url).netloc
+    netloc = urlsplit(sns_server.endpoint_url).netloc
     url = f"sqs://{quote(ACCESS_KEY, safe='')}:{quote(SECRET_KEY, safe='')}@{netloc}"
     options = {
         "region": REGION,
@@ -67,7 +50,7 @@ def drain(conn: Connection, got: list[tuple[str, Any]], wanted: int) -> None:
 
 
 def test_a_fanout_exchange_delivers_to_every_bound_queue(
-    connection: Connection, server: Any
+    connection: Connection, sns_server: Any
 ) -> None:
     exchange = Exchange("kombu-events", type="fanout")
     queues = [Queue(name, exchange) for name in ("kombu-billing", "kombu-audit")]
@@ -106,7 +89,7 @@ def test_a_fanout_exchange_delivers_to_every_bound_queue(
 
     # What kombu made of it, as SNS and SQS show it.
     options = {
-        "endpoint_url": server.endpoint_url,
+        "endpoint_url": sns_server.endpoint_url,
         "region_name": REGION,
         "aws_access_key_id": ACCESS_KEY,
         "aws_secret_access_key": SECRET_KEY,
