@@ -111,3 +111,48 @@ def test_a_fanout_exchange_delivers_to_every_bound_queue(
     policy = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])["Attributes"]
     [statement] = json.loads(policy["Policy"])["Statement"]
     assert statement["Condition"]["ArnLike"]["aws:SourceArn"] == topic
+
+
+def test_a_fifo_fanout_exchange_keeps_order_in_each_fifo_queue(
+    connection: Connection, sns_server: Any
+) -> None:
+    """An exchange named ``*.fifo`` is a FIFO topic (kombu sends a group id and a deduplication
+    id with each publish); its queues are FIFO queues, each receiving the messages in order."""
+    exchange = Exchange("kombu-orders.fifo", type="fanout")
+    names = ("kombu-packing.fifo", "kombu-invoicing.fifo")
+    got: list[tuple[str, Any]] = []
+    channel = connection.channel()
+    consumers = []
+    for name in names:
+
+        def handle(body: Any, message: Any, name: str = name) -> None:
+            got.append((name, body["n"]))
+            message.ack()
+
+        consumer = Consumer(channel, [Queue(name, exchange)], callbacks=[handle], accept=["json"])
+        consumer.consume()
+        consumers.append(consumer)
+    producer = connection.Producer(serializer="json")
+    for n in range(5):
+        producer.publish({"n": n}, exchange=exchange, declare=[exchange])
+    drain(connection, got, 10)
+    for consumer in consumers:
+        consumer.cancel()
+    channel.close()
+
+    for name in names:
+        assert [n for queue, n in got if queue == name] == [0, 1, 2, 3, 4]
+    options = {
+        "endpoint_url": sns_server.endpoint_url,
+        "region_name": REGION,
+        "aws_access_key_id": ACCESS_KEY,
+        "aws_secret_access_key": SECRET_KEY,
+    }
+    sns = boto3.client("sns", **options)
+    [topic] = [t["TopicArn"] for t in sns.list_topics()["Topics"]]
+    assert topic.endswith(":kombu-orders.fifo")
+    assert sns.get_topic_attributes(TopicArn=topic)["Attributes"]["FifoTopic"] == "true"
+    assert {t["Key"] for t in sns.list_tags_for_resource(ResourceArn=topic)["Tags"]} == {
+        "ManagedBy",
+        "Description",
+    }
