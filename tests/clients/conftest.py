@@ -56,6 +56,23 @@ def _wall_server() -> Iterator[Any]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def _localstack_server() -> Iterator[Any]:
+    with serve(port=0, localstack=True) as server:
+        yield server
+
+
+@pytest.fixture(params=["serve", "localstack"])
+def sns_server(request: pytest.FixtureRequest, sqs_server: Any) -> Any:
+    """``sqsmock serve``, then ``sqsmock serve --localstack``, emptied for each test: the SNS
+    client tests run against both."""
+    if request.param == "serve":
+        return sqs_server
+    running = request.getfixturevalue("_localstack_server")
+    running.reset()
+    return running
+
+
 @pytest.fixture
 def wall_server(_wall_server: Any) -> Any:
     """A server on the wall clock, emptied for each test: for tests where real processes wait on
