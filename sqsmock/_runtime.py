@@ -56,6 +56,9 @@ class Runtime:
             options.namespace,
             options.persistence_timeout,
         )
+        if options.elasticmq:  # a deleted queue re-created at once; its conf's relaxed limits
+            self.backend.delete_cooldown = 0.0
+            self.backend.relaxed_limits = options.relaxed_limits
         #: Message events for ``wait_for``; kept while the call journal records.
         self.events = EventLog(region, account, self.journal)
         self.events.attach(self.backend)

@@ -26,6 +26,8 @@ DEFAULT_HOST = "127.0.0.1"
 READ_TIMEOUT = 30.0
 IDLE_TIMEOUT = 75.0
 
+#: ElasticMQ's default account (its ``aws.accountId``).
+ELASTICMQ_ACCOUNT = "000000000000"
 #: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
 LOCALSTACK_ACCOUNT = "000000000000"
 LOCALSTACK_PORT = 4566
@@ -152,6 +154,9 @@ class ServerOptions(StateOptions):
     localstack_mode: LocalStackMode | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    #: ElasticMQ mode: the base of queue URLs its conf's ``node-address`` gives (None: the
+    #: request's).
+    node_address: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_port(self.port)
@@ -163,12 +168,55 @@ class ServerOptions(StateOptions):
         allow_hosts = self.allow_hosts
         if mode is not None:
             allow_hosts = (*allow_hosts, *LOCALSTACK_HOSTS)
+        elasticmq_account = self._elasticmq_mode()
+        host = _host_of(self.node_address)
+        if host:  # the name its clients reach it by, e.g. sqs
+            allow_hosts = (*allow_hosts, host)
         checked = _check_browsers(allow_hosts, self.cors_origins)
         self._set("allow_hosts", checked[0])
         self._set("cors_origins", checked[1])
         if self.account_id is None:
-            self._set("account_id", LOCALSTACK_ACCOUNT if self.localstack else DEFAULT_ACCOUNT)
+            self._set(
+                "account_id",
+                LOCALSTACK_ACCOUNT
+                if self.localstack
+                else elasticmq_account or ELASTICMQ_ACCOUNT
+                if self.elasticmq
+                else DEFAULT_ACCOUNT,
+            )
         super().__post_init__()
+
+    def _elasticmq_mode(self) -> str | None:
+        """Settle ``elasticmq`` (on by default with ElasticMQ's conf) and its node address, and
+        give the conf's account, if any: the conf is read here, once, for what the server
+        needs of it before the mock's options are checked."""
+        from ._config import load
+
+        declarations = None if self.config is None else load(self.config)
+        self._set("config", declarations)
+        if self.elasticmq is None:  # LocalStack mode wins over the conf's own
+            elasticmq = declarations is not None and declarations.elasticmq
+            self._set("elasticmq", elasticmq and not self.localstack)
+        if self.elasticmq and self.localstack:
+            raise ValueError("LocalStack mode and ElasticMQ mode cannot be on together")
+        if not self.elasticmq or declarations is None:
+            return None
+        self._set("node_address", declarations.server.get("node_address"))
+        return declarations.account
+
+
+def _host_of(url: str | None) -> str:
+    """The host name of a URL, for the allow-list ("" for none, or for an IP address: every
+    IP address is allowed)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = "" if url is None else urlsplit(url).hostname or ""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    return ""
 
 
 def _check_port(port: Any) -> None:

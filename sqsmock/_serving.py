@@ -196,6 +196,8 @@ def _http_server(
         cors_origins=options.cors_origins,
         public_url=options.public_url,
         localstack=options.localstack_mode,
+        elasticmq=options.elasticmq,
+        node_address=options.node_address,
     )
 
 
