@@ -167,6 +167,8 @@ class _Reader:
                 node_address = self.node_address(_table(value))
             elif key == "generate-node-address":
                 generated = value is True
+            elif key == "auto-create-queues" and _table(value).get("enabled") is False:
+                pass  # what sqsmock does: a queue that does not exist is an error
             elif key in _IGNORED:
                 self.warnings.append(f"{key} is not supported: {_IGNORED[key]}")
             else:
