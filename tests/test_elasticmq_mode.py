@@ -86,6 +86,8 @@ def test_any_region_a_client_signs_with_reaches_the_confs_queues(
         other = client(server.endpoint_url, region="us-east-1")
         got = other.receive_message(QueueUrl=url)["Messages"]
         assert [m["Body"] for m in got] == [region]
+        owned = sqs.get_queue_url(QueueName="orders", QueueOwnerAWSAccountId="111122223333")
+        assert owned["QueueUrl"] == url  # found by its name alone, as on ElasticMQ
         made = sqs.create_queue(QueueName=f"made-{len(region)}")["QueueUrl"]
         assert made in other.list_queues()["QueueUrls"]
 
@@ -313,3 +315,12 @@ def test_a_config_in_another_format_names_the_formats_read(tmp_path: Path, name:
     with pytest.raises(ConfigError) as error:
         mock_sqs(config=path)
     assert "TOML" in str(error.value) and ".conf" in str(error.value)
+
+
+def test_auto_create_queues_switched_off_is_what_sqsmock_does(tmp_path: Path) -> None:
+    from sqsmock._config import load
+
+    off = load(write(tmp_path, "auto-create-queues { enabled = false }\n" + ORDERS))
+    assert off.warnings == ()
+    on = load(write(tmp_path, "auto-create-queues { enabled = true }\n", "on.conf"))
+    assert any("auto-create-queues" in warning for warning in on.warnings)

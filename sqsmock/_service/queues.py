@@ -84,6 +84,8 @@ def create_queue(call: Call, request: Request) -> Response:
 def get_queue_url(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     account = request.get("QueueOwnerAWSAccountId") or call.account
+    if call.backend.one_namespace:  # ElasticMQ mode: a queue is found by its name alone
+        account = call.account
     return {"QueueUrl": call.url(call.backend.get(call.region, account, name))}
 
 
