@@ -185,9 +185,10 @@ class _Reader:
             elasticmq=True,
         )
 
-    def node_address(self, table: Mapping[str, Any]) -> str | None:
+    def node_address(self, table: Mapping[str, Any]) -> str:
         """``protocol://host:port/context-path``, the base of ElasticMQ's queue URLs (its
-        defaults fill in what the block leaves out); None for ``host = "*"``: the request's."""
+        defaults fill in what the block leaves out); for ``host = "*"``, ``*/context-path``:
+        the request's scheme, host and port, then the context path."""
         parts = {"protocol": "http", "host": "localhost", "port": 9324, "context-path": ""}
         for key, value in table.items():
             if key not in parts:
@@ -204,12 +205,13 @@ class _Reader:
         if parts["protocol"] not in ("http", "https"):
             raise self.fail(f"node-address.protocol must be http or https: {parts['protocol']!r}")
         host = str(parts["host"])
-        if host == "*":
-            return None
         if not host or "/" in host:
             raise self.fail(f"node-address.host must be a host name, not {host!r}")
         context = str(parts["context-path"]).strip().strip("/")
-        return f"{parts['protocol']}://{host}:{parts['port']}" + (f"/{context}" if context else "")
+        path = f"/{context}" if context else ""
+        if host == "*":
+            return f"*{path}"
+        return f"{parts['protocol']}://{host}:{parts['port']}{path}"
 
     def rest_sqs(self, table: Mapping[str, Any]) -> dict[str, Any]:
         server: dict[str, Any] = {}

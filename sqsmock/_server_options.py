@@ -155,7 +155,7 @@ class ServerOptions(StateOptions):
         default=None, init=False, repr=False, compare=False
     )
     #: ElasticMQ mode: the base of queue URLs its conf's ``node-address`` gives (None: the
-    #: request's).
+    #: request's; ``*/<context-path>``: the request's, then that path).
     node_address: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

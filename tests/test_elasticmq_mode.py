@@ -267,6 +267,16 @@ def test_the_node_address_host_is_let_through_the_host_check(tmp_path: Path) -> 
         assert refused.status != 200
 
 
+def test_node_address_host_star_keeps_its_context_path(tmp_path: Path) -> None:
+    conf = write(tmp_path, 'node-address { host = "*", context-path = ctx }\n' + ORDERS)
+    with sqsmock.serve(port=0, config=conf) as server:
+        sqs = client(server.endpoint_url + "/ctx", region="elasticmq")
+        url = sqs.get_queue_url(QueueName="orders")["QueueUrl"]
+        assert url == f"{server.endpoint_url}/ctx/000000000000/orders"
+        sqs.send_message(QueueUrl=url, MessageBody="via the context path")
+        assert [m.body for m in server.peek("orders")] == ["via the context path"]
+
+
 def test_a_bad_node_address_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"node-address\.protocol"):
         mock_sqs(config=write(tmp_path, "node-address { protocol = ftp }\n"))

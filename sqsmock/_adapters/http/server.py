@@ -267,7 +267,10 @@ class SqsHttpServer:
     def _make_urls(self, host: str) -> QueueUrls:
         public, mode = self.public_url, self.localstack
         if self.elasticmq:
-            return ElasticMqUrls(public or self.node_address or f"http://{host}")
+            node = self.node_address  # "*/<context-path>": the request's host, then that path
+            if node is not None and node.startswith("*"):
+                node = f"http://{host}{node[1:]}"
+            return ElasticMqUrls(public or node or f"http://{host}")
         if mode is None:
             return ServerUrls(public or f"http://{host}")
         scheme, request_host = "http", host
