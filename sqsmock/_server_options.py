@@ -176,14 +176,12 @@ class ServerOptions(StateOptions):
         self._set("allow_hosts", checked[0])
         self._set("cors_origins", checked[1])
         if self.account_id is None:
-            self._set(
-                "account_id",
-                LOCALSTACK_ACCOUNT
-                if self.localstack
-                else elasticmq_account or ELASTICMQ_ACCOUNT
-                if self.elasticmq
-                else DEFAULT_ACCOUNT,
-            )
+            account = DEFAULT_ACCOUNT
+            if self.localstack:
+                account = LOCALSTACK_ACCOUNT
+            elif self.elasticmq:  # the conf's, else ElasticMQ's own
+                account = elasticmq_account or ELASTICMQ_ACCOUNT
+            self._set("account_id", account)
         super().__post_init__()
 
     def _elasticmq_mode(self) -> str | None:
