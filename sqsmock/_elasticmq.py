@@ -224,12 +224,14 @@ class _Reader:
                 if not isinstance(value, str):
                     raise self.fail(f"rest-sqs.bind-hostname must be a string, not {value!r}")
                 server["host"] = value
-            elif (key, value) in (("enabled", True), ("sqs-limits", "strict")):
+            elif key == "sqs-limits":  # either case, as ElasticMQ reads it
+                limits = value.lower() if isinstance(value, str) else value
+                if limits not in ("strict", "relaxed"):
+                    raise self.fail(f"rest-sqs.sqs-limits must be strict or relaxed, not {value!r}")
+                if limits == "relaxed":
+                    server["relaxed_limits"] = True
+            elif (key, value) == ("enabled", True):
                 pass
-            elif (key, value) == ("sqs-limits", "relaxed"):
-                server["relaxed_limits"] = True
-            elif key == "sqs-limits":
-                raise self.fail(f"rest-sqs.sqs-limits must be strict or relaxed, not {value!r}")
             else:
                 self.warnings.append(f"rest-sqs.{key} is not supported and was ignored")
         return server

@@ -277,9 +277,11 @@ def test_node_address_host_star_keeps_its_context_path(tmp_path: Path) -> None:
         assert [m.body for m in server.peek("orders")] == ["via the context path"]
 
 
-def test_a_bad_node_address_is_refused(tmp_path: Path) -> None:
+def test_a_bad_node_address_or_limits_name_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"node-address\.protocol"):
         mock_sqs(config=write(tmp_path, "node-address { protocol = ftp }\n"))
+    with pytest.raises(ConfigError, match="strict or relaxed"):
+        mock_sqs(config=write(tmp_path, "rest-sqs { sqs-limits = loose }\n"))
 
 
 # -- sqs-limits = relaxed ------------------------------------------------------------------
@@ -296,7 +298,7 @@ def relaxed_calls(server: Any) -> None:
 
 
 def test_relaxed_limits_lift_batch_size_receive_count_and_wait(tmp_path: Path) -> None:
-    relaxed = write(tmp_path, "rest-sqs { sqs-limits = relaxed }\n" + ORDERS)
+    relaxed = write(tmp_path, "rest-sqs { sqs-limits = Relaxed }\n" + ORDERS)
     with sqsmock.serve(port=0, config=relaxed, clock="frozen") as server:
         import threading
 
