@@ -21,13 +21,13 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "LOCALSTACK_PORT", "ServerOptions"]
 
 #: ElasticMQ's port, so that its users can switch without changing their configuration.
 DEFAULT_PORT = 9324
+#: ElasticMQ's default account (its ``aws.accountId``).
+ELASTICMQ_ACCOUNT = "000000000000"
 DEFAULT_HOST = "127.0.0.1"
 #: Seconds a request body may take to arrive; a connection may idle between requests.
 READ_TIMEOUT = 30.0
 IDLE_TIMEOUT = 75.0
 
-#: ElasticMQ's default account (its ``aws.accountId``).
-ELASTICMQ_ACCOUNT = "000000000000"
 #: LocalStack's default account, port and host names (they resolve to 127.0.0.1).
 LOCALSTACK_ACCOUNT = "000000000000"
 LOCALSTACK_PORT = 4566
@@ -165,13 +165,10 @@ class ServerOptions(StateOptions):
         )
         self._set("public_url", public_url)
         self._set("localstack_mode", mode)
+        elasticmq_account = self._elasticmq_mode()
         allow_hosts = self.allow_hosts
         if mode is not None:
             allow_hosts = (*allow_hosts, *LOCALSTACK_HOSTS)
-        elasticmq_account = self._elasticmq_mode()
-        host = _host_of(self.node_address)
-        if host:  # the name its clients reach it by, e.g. sqs
-            allow_hosts = (*allow_hosts, host)
         checked = _check_browsers(allow_hosts, self.cors_origins)
         self._set("allow_hosts", checked[0])
         self._set("cors_origins", checked[1])
@@ -200,6 +197,9 @@ class ServerOptions(StateOptions):
         if not self.elasticmq or declarations is None:
             return None
         self._set("node_address", declarations.server.get("node_address"))
+        host = _host_of(self.node_address)
+        if host and not isinstance(self.allow_hosts, (str, bytes)):  # e.g. sqs, from containers
+            self._set("allow_hosts", (*self.allow_hosts, host))
         return declarations.account
 
 
