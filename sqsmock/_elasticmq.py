@@ -29,6 +29,7 @@ a missing ``include required("x.conf")`` is an error.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import math
 import os
@@ -62,6 +63,13 @@ _IGNORED = {
     "akka": "sqsmock does not run on Akka",
     "pekko": "sqsmock does not run on Pekko",
 }
+#: Queue settings ElasticMQ has and sqsmock does not, each with why.
+_QUEUE_UNSUPPORTED = {
+    "copyTo": "SQS has no such feature",
+    "moveTo": "SQS has no such feature",
+}
+#: Every queue setting ElasticMQ reads, for the hint on a misspelt one.
+_QUEUE_KEYS = (*_DURATIONS, *_FLAGS, "deadLettersQueue", "tags", *_QUEUE_UNSUPPORTED)
 _UNIT_SECONDS = {
     "ms": 0.001, "milli": 0.001, "millis": 0.001, "millisecond": 0.001, "milliseconds": 0.001,
     "s": 1, "second": 1, "seconds": 1,
@@ -290,8 +298,10 @@ class _Reader:
                 }
             elif key == "tags":
                 tags = self.tags(_table(value, f"{where}: tags must be a block"), where)
+            elif key in _QUEUE_UNSUPPORTED:
+                self.warnings.append(f"{where}: {key} is not supported ({_QUEUE_UNSUPPORTED[key]})")
             else:
-                self.warnings.append(f"{where}: {key} is not supported and was ignored")
+                self.warnings.append(f"{where}: {_unknown(key)}")
         # ElasticMQ writes `fifo = false` and `contentBasedDeduplication = false` for standard
         # queues; SQS knows neither attribute on a standard queue.
         if attributes.get("FifoQueue") is not True:
@@ -337,6 +347,13 @@ class _Reader:
         if isinstance(seconds, float) and not math.isfinite(seconds):
             raise self.fail(f"{where}: not a duration: {seconds!r} seconds")
         return int(seconds)
+
+
+def _unknown(key: str) -> str:
+    """A queue setting ElasticMQ does not have either: it ignores it, and so does sqsmock."""
+    close = difflib.get_close_matches(key, _QUEUE_KEYS, n=1)
+    hint = f" (ElasticMQ's is {close[0]})" if close else ""
+    return f"unknown setting {key}{hint}, ignored as ElasticMQ ignores it"
 
 
 def _table(value: Any, message: str = "must be a block") -> Mapping[str, Any]:

@@ -329,6 +329,15 @@ def test_a_config_in_another_format_names_the_formats_read(tmp_path: Path, name:
     assert "TOML" in str(error.value) and ".conf" in str(error.value)
 
 
+def test_a_misspelt_queue_setting_is_named_with_elasticmqs_own(tmp_path: Path) -> None:
+    from sqsmock._config import load
+
+    text = 'queues { q { deadLetterQueue { name: "dlq", maxReceiveCount = 5 } } }\n'
+    (warning,) = load(write(tmp_path, text)).warnings
+    assert "deadLetterQueue" in warning and "ElasticMQ's is deadLettersQueue" in warning
+    assert "ignored as ElasticMQ ignores it" in warning
+
+
 def test_auto_create_queues_switched_off_is_what_sqsmock_does(tmp_path: Path) -> None:
     from sqsmock._config import load
 
