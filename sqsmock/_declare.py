@@ -76,6 +76,10 @@ class Declarations:
     server: Mapping[str, Any] = field(default_factory=dict)
     #: Settings read but not supported, each named once (ElasticMQ's files).
     warnings: tuple[str, ...] = ()
+    #: Read from ElasticMQ's configuration: its queues are held to ElasticMQ's rules (a FIFO
+    #: queue's name need not end in ``.fifo``, its dead-letter queue may be standard), and they
+    #: live in the activation's own region and account (ElasticMQ has one namespace).
+    elasticmq: bool = False
 
     def check(self, region: str, account: str) -> None:
         """Raise ConfigError if these queues cannot be made in an empty mock."""
@@ -220,8 +224,10 @@ class _Applier:
     def __init__(self, declarations: Declarations, backend: Backend, region: str, account: str):
         self.declarations = declarations
         self.backend = backend
-        self.region = declarations.region or region
-        self.account = declarations.account or account
+        # ElasticMQ's queues live where every caller of ElasticMQ mode is taken to be.
+        lenient = self.lenient = declarations.elasticmq
+        self.region = region if lenient else declarations.region or region
+        self.account = account if lenient else declarations.account or account
         #: Where each declared name lives, to turn a name in a redrive policy into an ARN.
         self.places = {q.name: self._place(q) for q in declarations.queues}
 
@@ -234,11 +240,14 @@ class _Applier:
             where += f", attribute {attribute!r}"
         raise ConfigError(f"{self.declarations.source}: {where}: {message}")
 
+    def _caller(self, queue: QueueDeclaration) -> Call:
+        region, account = self._place(queue)
+        return Call(region, account, elasticmq_conf=self.lenient)
+
     def call(
         self, queue: QueueDeclaration, operation: str, params: dict[str, Any], attr: str | None
     ) -> dict[str, Any]:
-        region, account = self._place(queue)
-        result = _protocol.call(self.backend, operation, params, Call(region, account))
+        result = _protocol.call(self.backend, operation, params, self._caller(queue))
         if result.error is not None:
             self.fail(queue, f"{result.error.code}: {result.error.message}", attr)
         return dict(result.payload or {})
@@ -280,8 +289,7 @@ class _Applier:
         self, queue: QueueDeclaration, operation: str, params: dict[str, Any], attrs: dict[str, str]
     ) -> None:
         """Run the call; when it fails, find the attribute to blame by trying each alone."""
-        region, account = self._place(queue)
-        result = _protocol.call(self.backend, operation, params, Call(region, account))
+        result = _protocol.call(self.backend, operation, params, self._caller(queue))
         if result.error is None:
             return
         blamed = None
@@ -290,28 +298,31 @@ class _Applier:
         self.fail(queue, f"{result.error.code}: {result.error.message}", blamed)
 
     def _blame(self, queue: QueueDeclaration, attrs: dict[str, str]) -> str | None:
-        """The first attribute that a fresh scratch queue of the same name refuses alone."""
-        region, account = self._place(queue)
+        """The first attribute that a fresh scratch queue of the same name refuses alone; none
+        when the name itself is refused (a FIFO queue's without ``.fifo``, say)."""
         fifo = {"FifoQueue": "true"} if attrs.get("FifoQueue") == "true" else {}
+        if self._refused(queue, fifo):
+            return "FifoQueue" if fifo and not self._refused(queue, {}) else None
         for name, value in attrs.items():
-            probe = Backend(make_clock("frozen"), region, account)
-            try:
-                result = _protocol.call(
-                    probe,
-                    "CreateQueue",
-                    {"QueueName": queue.name, "Attributes": {**fifo, name: value}},
-                    Call(region, account),
-                )
-            finally:
-                probe.close()
-            if result.error is not None:
+            if self._refused(queue, {**fifo, name: value}):
                 return name
         return None
 
-    def _existing_url(self, queue: QueueDeclaration) -> str | None:
+    def _refused(self, queue: QueueDeclaration, attributes: dict[str, str]) -> bool:
+        """Does a fresh scratch backend refuse this queue with just these attributes?"""
         region, account = self._place(queue)
+        probe = Backend(make_clock("frozen"), region, account)
+        try:
+            params = {"QueueName": queue.name, "Attributes": attributes}
+            result = _protocol.call(probe, "CreateQueue", params, self._caller(queue))
+        finally:
+            probe.close()
+        return result.error is not None
+
+    def _existing_url(self, queue: QueueDeclaration) -> str | None:
+        account = self._place(queue)[1]
         params = {"QueueName": queue.name, "QueueOwnerAWSAccountId": account}
-        result = _protocol.call(self.backend, "GetQueueUrl", params, Call(region, account))
+        result = _protocol.call(self.backend, "GetQueueUrl", params, self._caller(queue))
         if result.error is not None or result.payload is None:
             return None
         return str(result.payload["QueueUrl"])

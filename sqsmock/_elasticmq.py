@@ -7,7 +7,17 @@ Read with pyhocon (``pip install 'sqsmock[elasticmq]'``). What maps:
   ``10 seconds``), ``deadLettersQueue { name, maxReceiveCount }`` → RedrivePolicy, ``fifo`` →
   FifoQueue, ``contentBasedDeduplication``, ``tags``;
 - ``rest-sqs { bind-port, bind-hostname }`` → the server's port and host (flags win);
-- ``aws { region, accountId }`` → the default region and account.
+  ``sqs-limits = relaxed`` → the limits ElasticMQ's relaxed mode lifts that sqsmock lifts too
+  (docs/coming-from-elasticmq.md);
+- ``node-address { protocol, host, port, context-path }`` → the base of every queue URL, as
+  ElasticMQ builds them (``host = "*"`` or ``generate-node-address = true``: the request's);
+- ``aws { region, accountId }`` → the default region and account (a region AWS does not have,
+  such as ElasticMQ's own ``elasticmq``, names no place: ElasticMQ has no regions).
+
+A file read here switches on ElasticMQ mode (``Declarations.elasticmq``): its queues are held to
+ElasticMQ's rules rather than the API's (a ``fifo = true`` queue keeps the name the file gives
+it, ``.fifo`` or not, and may have a standard dead-letter queue), and the server answers as
+ElasticMQ does.
 
 Anything else is named in a warning (``Declarations.warnings``), never dropped silently.
 ElasticMQ's own defaults file (``include classpath("application.conf")``) is what sqsmock does
@@ -19,6 +29,7 @@ a missing ``include required("x.conf")`` is an error.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import math
 import os
@@ -30,9 +41,13 @@ from datetime import timedelta
 from typing import Any
 
 from ._declare import ConfigError, Declarations, QueueDeclaration, check_place
+from ._regions import is_region
 
 __all__ = ["load_elasticmq"]
 
+log = logging.getLogger("sqsmock")
+
+_ACCOUNT = re.compile(r"[0-9]{12}")
 _CLASSPATH_INCLUDE = re.compile(r"^\s*include\s+classpath\(\s*\"[^\"]*\"\s*\)\s*$", re.MULTILINE)
 _DURATIONS = {
     "defaultVisibilityTimeout": "VisibilityTimeout",
@@ -42,14 +57,19 @@ _DURATIONS = {
 _FLAGS = {"fifo": "FifoQueue", "contentBasedDeduplication": "ContentBasedDeduplication"}
 #: Top-level settings that sqsmock has no use for, each with why (said in the warning).
 _IGNORED = {
-    "node-address": "queue URLs follow the Host of each request",
-    "generate-node-address": "queue URLs follow the Host of each request",
     "rest-stats": "sqsmock has no statistics endpoint; see /_sqsmock/queues and /_sqsmock/metrics",
     "queues-storage": "use --persistence redis://... to keep queues",
     "messages-storage": "use --persistence redis://... to keep messages",
     "akka": "sqsmock does not run on Akka",
     "pekko": "sqsmock does not run on Pekko",
 }
+#: Queue settings ElasticMQ has and sqsmock does not, each with why.
+_QUEUE_UNSUPPORTED = {
+    "copyTo": "SQS has no such feature",
+    "moveTo": "SQS has no such feature",
+}
+#: Every queue setting ElasticMQ reads, for the hint on a misspelt one.
+_QUEUE_KEYS = (*_DURATIONS, *_FLAGS, "deadLettersQueue", "tags", *_QUEUE_UNSUPPORTED)
 _UNIT_SECONDS = {
     "ms": 0.001, "milli": 0.001, "millis": 0.001, "millisecond": 0.001, "milliseconds": 0.001,
     "s": 1, "second": 1, "seconds": 1,
@@ -92,9 +112,21 @@ def load_elasticmq(path: str) -> Declarations:
         for name in missing
     )
     try:
-        return reader.read(tree)
+        declarations = reader.read(tree)
     except _NotATable as error:
         raise ConfigError(f"{path}: {error}") from None
+    unsuffixed = [
+        q.name
+        for q in declarations.queues
+        if q.attributes.get("FifoQueue") is True and not q.name.endswith(".fifo")
+    ]
+    if unsuffixed:
+        log.info(
+            "%s: FIFO queues named without .fifo, as ElasticMQ allows in its configuration: %s",
+            path,
+            ", ".join(unsuffixed),
+        )
+    return declarations
 
 
 @contextmanager
@@ -139,17 +171,27 @@ class _Reader:
         server: dict[str, Any] = {}
         region = account = None
         queues: list[QueueDeclaration] = []
+        node_address: str | None = None
+        generated = False
         for key, value in tree.items():
             if key == "queues":
                 queues = [self.queue(_unquote(n), spec) for n, spec in _table(value).items()]
             elif key == "rest-sqs":
-                server = self.rest_sqs(_table(value))
+                server.update(self.rest_sqs(_table(value)))
             elif key == "aws":
                 region, account = self.aws(_table(value))
+            elif key == "node-address":
+                node_address = self.node_address(_table(value))
+            elif key == "generate-node-address":
+                generated = value is True
+            elif key == "auto-create-queues" and _table(value).get("enabled") is False:
+                pass  # what sqsmock does: a queue that does not exist is an error
             elif key in _IGNORED:
                 self.warnings.append(f"{key} is not supported: {_IGNORED[key]}")
             else:
                 self.warnings.append(f"{key} is not supported and was ignored")
+        if node_address is not None and not generated:
+            server["node_address"] = node_address
         return Declarations(
             source=self.path,
             queues=tuple(queues),
@@ -157,7 +199,36 @@ class _Reader:
             account=account,
             server=server,
             warnings=tuple(self.warnings),
+            elasticmq=True,
         )
+
+    def node_address(self, table: Mapping[str, Any]) -> str:
+        """``protocol://host:port/context-path``, the base of ElasticMQ's queue URLs (its
+        defaults fill in what the block leaves out); for ``host = "*"``, ``*/context-path``:
+        the request's scheme, host and port, then the context path."""
+        parts = {"protocol": "http", "host": "localhost", "port": 9324, "context-path": ""}
+        for key, value in table.items():
+            if key not in parts:
+                self.warnings.append(f"node-address.{key} is not supported and was ignored")
+                continue
+            if key == "port":
+                if isinstance(value, str) and value.isascii() and value.isdigit():
+                    value = int(value)
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
+                    raise self.fail(f"node-address.port must be a port number, not {value!r}")
+            elif not isinstance(value, str) or any(c.isspace() or c in "?#@" for c in value):
+                raise self.fail(f"node-address.{key} must be a string, not {value!r}")
+            parts[key] = value
+        if parts["protocol"] not in ("http", "https"):
+            raise self.fail(f"node-address.protocol must be http or https: {parts['protocol']!r}")
+        host = str(parts["host"])
+        if not host or "/" in host:
+            raise self.fail(f"node-address.host must be a host name, not {host!r}")
+        context = str(parts["context-path"]).strip().strip("/")
+        path = f"/{context}" if context else ""
+        if host == "*":
+            return f"*{path}"
+        return f"{parts['protocol']}://{host}:{parts['port']}{path}"
 
     def rest_sqs(self, table: Mapping[str, Any]) -> dict[str, Any]:
         server: dict[str, Any] = {}
@@ -170,13 +241,14 @@ class _Reader:
                 if not isinstance(value, str):
                     raise self.fail(f"rest-sqs.bind-hostname must be a string, not {value!r}")
                 server["host"] = value
-            elif (key, value) in (("enabled", True), ("sqs-limits", "strict")):
+            elif key == "sqs-limits":  # either case, as ElasticMQ reads it
+                limits = value.lower() if isinstance(value, str) else value
+                if limits not in ("strict", "relaxed"):
+                    raise self.fail(f"rest-sqs.sqs-limits must be strict or relaxed, not {value!r}")
+                if limits == "relaxed":
+                    server["relaxed_limits"] = True
+            elif (key, value) == ("enabled", True):
                 pass
-            elif key == "sqs-limits":
-                self.warnings.append(
-                    f"rest-sqs.sqs-limits = {value} is not supported: sqsmock always applies "
-                    "SQS's own limits (strict)"
-                )
             else:
                 self.warnings.append(f"rest-sqs.{key} is not supported and was ignored")
         return server
@@ -184,8 +256,19 @@ class _Reader:
     def aws(self, table: Mapping[str, Any]) -> tuple[str | None, str | None]:
         region = account = None
         for key, value in table.items():
-            if key == "region":
+            if key == "region" and isinstance(value, str) and not is_region(value):
+                pass  # ElasticMQ's own default, "elasticmq", and the like: it has no regions
+            elif key == "region":
                 region = check_place("region", value, "aws", self.fail)
+            elif key == "accountId" and isinstance(value, str) and not _ACCOUNT.fullmatch(value):
+                # ElasticMQ takes any letters and digits; sqsmock's accounts are SQS's 12 digits.
+                # A queue URL's account names no place in ElasticMQ mode, so clients that put
+                # this one in their URLs still reach their queues.
+                self.warnings.append(
+                    f"aws.accountId = {value!r} is not 12 digits, as SQS's accounts are: queue "
+                    "URLs name the default account instead (any account in a URL reaches the "
+                    "same queues)"
+                )
             elif key == "accountId":
                 account = check_place("account", value, "aws", self.fail, "accountId")
             else:
@@ -224,8 +307,10 @@ class _Reader:
                 }
             elif key == "tags":
                 tags = self.tags(_table(value, f"{where}: tags must be a block"), where)
+            elif key in _QUEUE_UNSUPPORTED:
+                self.warnings.append(f"{where}: {key} is not supported ({_QUEUE_UNSUPPORTED[key]})")
             else:
-                self.warnings.append(f"{where}: {key} is not supported and was ignored")
+                self.warnings.append(f"{where}: {_unknown(key)}")
         # ElasticMQ writes `fifo = false` and `contentBasedDeduplication = false` for standard
         # queues; SQS knows neither attribute on a standard queue.
         if attributes.get("FifoQueue") is not True:
@@ -271,6 +356,13 @@ class _Reader:
         if isinstance(seconds, float) and not math.isfinite(seconds):
             raise self.fail(f"{where}: not a duration: {seconds!r} seconds")
         return int(seconds)
+
+
+def _unknown(key: str) -> str:
+    """A queue setting ElasticMQ does not have either: it ignores it, and so does sqsmock."""
+    close = difflib.get_close_matches(key, _QUEUE_KEYS, n=1)
+    hint = f" (ElasticMQ's is {close[0]})" if close else ""
+    return f"unknown setting {key}{hint}, ignored as ElasticMQ ignores it"
 
 
 def _table(value: Any, message: str = "must be a block") -> Mapping[str, Any]:

@@ -286,6 +286,7 @@ def mock_sqs(
     journal_byte_limit: int | None = ...,
     delivery: Delivery | dict[str, Any] | None = ...,
     config: str | os.PathLike[str] | Mapping[str, Any] | None = ...,
+    elasticmq: bool | None = ...,
     allow_aws: bool | None = ...,
     join: bool | None = ...,
     sns: bool = ...,

@@ -210,6 +210,21 @@ class StateOptions:
             "otherwise)",
         ),
     )
+    elasticmq: bool = field(
+        default=BY_DEFAULT,
+        metadata=about(
+            "ElasticMQ's conventions (default: on when config is ElasticMQ's .conf): a deleted "
+            "queue may be re-created at once; a server also takes any region as the same one, "
+            "gives ElasticMQ's queue URLs and account 000000000000",
+            flag="--elasticmq",
+            action="store_true",
+            default=None,
+            help="ElasticMQ's conventions (on with an ElasticMQ .conf): account 000000000000, "
+            "any region a client names reaches the same queues, queue URLs "
+            "http://host:port/<account>/<name> (node-address's, if the file gives one), a "
+            "deleted queue can be re-created at once",
+        ),
+    )
     #: ``config`` read and checked (None without one): created at each start.
     declarations: Declarations | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -222,10 +237,20 @@ class StateOptions:
         CallJournal(self.journal_limit, self.journal_byte_limit)  # so is a bad limit
         self._set("persistence_timeout", check_timeout(self.persistence_timeout))
         self._set("delivery", as_delivery(self.delivery))
+        declarations = None
         if self.config is not None:
             declarations = load(self.config)
             declarations.check(self.region, self.account_id)
             self._set("declarations", declarations)
+        if self.elasticmq is None:
+            self._set("elasticmq", declarations is not None and declarations.elasticmq)
+        self._set("elasticmq", bool(self.elasticmq))
+
+    @property
+    def relaxed_limits(self) -> bool:
+        """ElasticMQ's ``rest-sqs.sqs-limits = relaxed``, from its conf."""
+        declared = self.declarations
+        return declared is not None and declared.server.get("relaxed_limits") is True
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)

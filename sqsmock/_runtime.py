@@ -50,14 +50,7 @@ class Runtime:
         self.account = account
         #: Every call answered (``handle.calls``); built first: a bad limit opens no store.
         self.journal = CallJournal(options.journal_limit, options.journal_byte_limit)
-        self._backend: Backend | None = _open_backend(
-            make_clock(options.clock),
-            region,
-            account,
-            options.persistence,
-            options.namespace,
-            options.persistence_timeout,
-        )
+        self._backend: Backend | None = _open_backend(options)
         #: Message events for ``wait_for``; kept while the call journal records.
         self.events = EventLog(region, account, self.journal)
         self.events.attach(self.backend)
@@ -373,22 +366,17 @@ async def _in_thread(func: Callable[[], T]) -> T:
     return await in_thread(func)  # on asyncio's or trio's threads, whichever loop runs
 
 
-def _open_backend(
-    clock: Clock,
-    region: str,
-    account: str,
-    persistence: Any,
-    namespace: str,
-    timeout: float,
-    lease_seconds: float | None = None,
-) -> Backend:
-    """A backend: empty, or loaded from the persistence store (taking its ownership lease)."""
-    if persistence is None:
-        return Backend(clock, region, account)
+def _open_backend(options: StateOptions) -> Backend:
+    """A backend: empty, or loaded from the persistence store (taking its ownership lease); in
+    ElasticMQ mode a deleted queue is re-created at once, and its conf's relaxed limits hold."""
+    clock, region, account = make_clock(options.clock), options.region, options.account_id
+    if options.persistence is None:
+        return _elasticmq_rules(Backend(clock, region, account), options)
     from ._store.redis_store import open_store
 
-    store = open_store(persistence, namespace, timeout, lease_seconds)
-    backend = Backend(clock, region, account, store)
+    timeout = options.persistence_timeout
+    store = open_store(options.persistence, options.namespace, timeout)
+    backend = _elasticmq_rules(Backend(clock, region, account, store), options)
     try:
         backend.load(store.load())
     except ValueError as error:
@@ -397,4 +385,11 @@ def _open_backend(
     except BaseException:
         backend.close()
         raise
+    return backend
+
+
+def _elasticmq_rules(backend: Backend, options: StateOptions) -> Backend:
+    if options.elasticmq:
+        backend.delete_cooldown = 0.0
+        backend.relaxed_limits = options.relaxed_limits
     return backend

@@ -21,6 +21,8 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "LOCALSTACK_PORT", "ServerOptions"]
 
 #: ElasticMQ's port, so that its users can switch without changing their configuration.
 DEFAULT_PORT = 9324
+#: ElasticMQ's default account (its ``aws.accountId``).
+ELASTICMQ_ACCOUNT = "000000000000"
 DEFAULT_HOST = "127.0.0.1"
 #: Seconds a request body may take to arrive; a connection may idle between requests.
 READ_TIMEOUT = 30.0
@@ -151,6 +153,9 @@ class ServerOptions(StateOptions):
     localstack_mode: LocalStackMode | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    #: ElasticMQ mode: the base of queue URLs its conf's ``node-address`` gives (None: the
+    #: request's; ``*/<context-path>``: the request's, then that path).
+    node_address: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_port(self.port)
@@ -159,6 +164,7 @@ class ServerOptions(StateOptions):
         )
         self._set("public_url", public_url)
         self._set("localstack_mode", mode)
+        elasticmq_account = self._elasticmq_mode()
         allow_hosts = self.allow_hosts
         if mode is not None:
             allow_hosts = (*allow_hosts, *mode.host_names())
@@ -166,8 +172,48 @@ class ServerOptions(StateOptions):
         self._set("allow_hosts", checked[0])
         self._set("cors_origins", checked[1])
         if self.account_id is None:
-            self._set("account_id", LOCALSTACK_ACCOUNT if self.localstack else DEFAULT_ACCOUNT)
+            account = DEFAULT_ACCOUNT
+            if self.localstack:
+                account = LOCALSTACK_ACCOUNT
+            elif self.elasticmq:  # the conf's, else ElasticMQ's own
+                account = elasticmq_account or ELASTICMQ_ACCOUNT
+            self._set("account_id", account)
         super().__post_init__()
+
+    def _elasticmq_mode(self) -> str | None:
+        """Settle ``elasticmq`` (on by default with ElasticMQ's conf) and its node address, and
+        give the conf's account, if any: the conf is read here, once, for what the server
+        needs of it before the mock's options are checked."""
+        from ._config import load
+
+        declarations = None if self.config is None else load(self.config)
+        self._set("config", declarations)
+        if self.elasticmq is None:  # LocalStack mode wins over the conf's own
+            elasticmq = declarations is not None and declarations.elasticmq
+            self._set("elasticmq", elasticmq and not self.localstack)
+        if self.elasticmq and self.localstack:
+            raise ValueError("LocalStack mode and ElasticMQ mode cannot be on together")
+        if not self.elasticmq or declarations is None:
+            return None
+        self._set("node_address", declarations.server.get("node_address"))
+        host = _host_of(self.node_address)
+        if host and not isinstance(self.allow_hosts, (str, bytes)):  # e.g. sqs, from containers
+            self._set("allow_hosts", (*self.allow_hosts, host))
+        return declarations.account
+
+
+def _host_of(url: str | None) -> str:
+    """The host name of a URL, for the allow-list ("" for none, or for an IP address: every
+    IP address is allowed)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = "" if url is None else urlsplit(url).hostname or ""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    return ""
 
 
 def _check_port(port: Any) -> None:

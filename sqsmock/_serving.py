@@ -196,6 +196,8 @@ def _http_server(
         cors_origins=options.cors_origins,
         public_url=options.public_url,
         localstack=options.localstack_mode,
+        elasticmq=options.elasticmq,
+        node_address=options.node_address,
     )
 
 
@@ -309,7 +311,8 @@ async def _serve_until_signalled(server: SqsHttpServer, options: ServerOptions) 
     endpoint = f"http://{_bracketed(server.host)}:{server.port}"
     print(
         f"sqsmock: serving SQS on {endpoint} "
-        f"(region {options.region}, account {options.account_id})",
+        f"(region {options.region}, account {options.account_id}"
+        f"{'; ElasticMQ mode: any region reaches these queues' if options.elasticmq else ''})",
         flush=True,
     )
     if server.host not in ("127.0.0.1", "::1", "localhost") and not options.allow_hosts:

@@ -354,7 +354,12 @@ def test_an_elasticmq_conf_reads_queues_and_names_what_it_does_not_support(tmp_p
     declarations = load(write(tmp_path, ELASTICMQ_CONF, "elasticmq.conf"))
     assert declarations.region == "us-west-2"
     assert declarations.account == "000000000000"
-    assert declarations.server == {"port": 9324, "host": "0.0.0.0"}
+    assert declarations.server == {
+        "port": 9324,
+        "host": "0.0.0.0",
+        "node_address": "http://localhost:9324",
+    }
+    assert declarations.elasticmq
     queue1 = next(q for q in declarations.queues if q.name == "queue1")
     assert queue1.attributes == {
         "VisibilityTimeout": 10,
@@ -364,8 +369,9 @@ def test_an_elasticmq_conf_reads_queues_and_names_what_it_does_not_support(tmp_p
     }
     assert queue1.tags == {"tag1": "tagged1", "tag2": "tagged2"}
     warnings = "\n".join(declarations.warnings)
-    for unsupported in ("node-address", "rest-stats", "generate-node-address", "copyTo", "moveTo"):
+    for unsupported in ("rest-stats", "copyTo", "moveTo"):
         assert unsupported in warnings
+    assert "node-address" not in warnings  # the base of queue URLs in ElasticMQ mode
 
 
 def test_an_elasticmq_conf_serves_through_elasticmq_style_urls(tmp_path):

@@ -61,6 +61,15 @@ class Backend(StoreSync):
         self._lock = threading.Lock()
         self._queues: dict[Key, Queue] = {}
         self._deleted: dict[Key, float] = {}
+        #: Seconds after DeleteQueue before the name may be created again: AWS's 60, or 0 in
+        #: ElasticMQ mode (ElasticMQ lets a deleted queue be re-created at once).
+        self.delete_cooldown = QUEUE_DELETE_COOLDOWN
+        #: One namespace (ElasticMQ mode's server): an ARN names a queue by its name alone, in
+        #: this backend's region and account, whatever region and account it spells.
+        self.one_namespace = False
+        #: ElasticMQ's ``sqs-limits = relaxed``: the service lifts the limits it names
+        #: (docs/coming-from-elasticmq.md).
+        self.relaxed_limits = False
         self._name_locks = [threading.Lock() for _ in range(NAME_LOCKS)]
         #: Creates and deletes pass it together; reset() passes it alone.
         self._gate = Gate()
@@ -160,6 +169,8 @@ class Backend(StoreSync):
 
     def by_arn(self, arn: str) -> Queue | None:
         found = split_arn(arn)
+        if found is not None and self.one_namespace:
+            found = (self.region, self.account, found[2])
         return None if found is None else self._queues.get(found)
 
     def matching(self, region: str, account: str, prefix: str = "") -> list[Queue]:
@@ -200,7 +211,7 @@ class Backend(StoreSync):
                     existing(queue)
                     return queue
                 deleted_at = self._deleted.get(key)
-                if deleted_at is not None and self.clock.now() - deleted_at < QUEUE_DELETE_COOLDOWN:
+                if deleted_at is not None and self.clock.now() - deleted_at < self.delete_cooldown:
                     raise SqsError("QueueDeletedRecently")
                 generation = self._generation
             queue = self._make(region, account, name, fifo, attributes, tags)

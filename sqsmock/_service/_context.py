@@ -21,7 +21,7 @@ class Call:
     binds the backend (``_protocol.start``) before the handler runs.
     """
 
-    __slots__ = ("account", "backend", "headers", "region", "unshared", "urls")
+    __slots__ = ("account", "backend", "elasticmq_conf", "headers", "region", "unshared", "urls")
 
     backend: Backend
 
@@ -33,6 +33,7 @@ class Call:
         urls: QueueUrls = AWS_URLS,
         backend: Backend | None = None,
         unshared: bool = False,
+        elasticmq_conf: bool = False,
     ) -> None:
         self.region = region
         self.account = account
@@ -44,6 +45,10 @@ class Call:
         #: request read off the wire, an answer rendered to bytes): the call journal may keep
         #: them as they are for a while before it writes them out.
         self.unshared = unshared
+        #: The call makes a queue an ElasticMQ configuration file declares: ElasticMQ's rules
+        #: hold (a FIFO queue's name need not end in ``.fifo``, its dead-letter queue may be
+        #: standard), as ElasticMQ applies them to its file and not to its API.
+        self.elasticmq_conf = elasticmq_conf
 
     def url(self, queue: Queue) -> str:
         return self.urls.make(queue.region, queue.account, queue.name)

@@ -73,14 +73,21 @@ def check_body_characters(body: str) -> None:
         raise SqsError("InvalidMessageContents", char=char)
 
 
-def batch_entries(request: Mapping[str, Any], entry_name: str) -> list[dict[str, Any]]:
-    """The ``Entries`` of a batch request after the whole-request checks."""
+#: The upper bound of a limit ElasticMQ's ``sqs-limits = relaxed`` lifts.
+RELAXED = 2**31 - 1
+
+
+def batch_entries(
+    request: Mapping[str, Any], entry_name: str, limit: int = 10
+) -> list[dict[str, Any]]:
+    """The ``Entries`` of a batch request after the whole-request checks (at most ``limit``:
+    SQS's 10, or ``RELAXED``)."""
     entries = request.get("Entries")
     if entries is None or (isinstance(entries, list) and not entries):
         raise SqsError("EmptyBatchRequest", entry=entry_name)
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise SqsError("EntriesNotList", value=entries)
-    if len(entries) > 10:
+    if len(entries) > limit:
         raise SqsError("TooManyEntriesInBatchRequest", count=len(entries))
     seen: set[str] = set()
     for entry in entries:

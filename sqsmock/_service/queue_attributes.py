@@ -67,8 +67,11 @@ def validate(
     source_arn: str,
     creating: bool,
     queue: Queue | None = None,
+    any_dead_letter_type: bool = False,
 ) -> dict[str, str]:
-    """Canonical values of ``attributes`` for a queue of the given type, or the SQS error."""
+    """Canonical values of ``attributes`` for a queue of the given type, or the SQS error.
+    ``any_dead_letter_type``: a FIFO queue may name a standard dead-letter queue and the other
+    way round (ElasticMQ's rule, for the queues its configuration file declares)."""
     out: dict[str, str] = {}
     for name, raw in attributes.items():
         value = "" if raw is None else str(raw)
@@ -80,7 +83,13 @@ def validate(
             raise SqsError("FifoSettingOnStandardQueue", name=name)
         if first_forbidden(value) is not None:  # no Unicode text, or not for XML answers
             raise SqsError("InvalidAttributeValue", name=name)
-        out[name] = _canonical(name, value, fifo=fifo, backend=backend, source_arn=source_arn)
+        out[name] = _canonical(
+            name,
+            value,
+            fifo=None if any_dead_letter_type else fifo,
+            backend=backend,
+            source_arn=source_arn,
+        )
     if fifo and not creating and out.get("FifoQueue") == "false":
         raise SqsError("QueueTypeChange")
     if out.get("KmsMasterKeyId") and out.get("SqsManagedSseEnabled") == "true":
@@ -104,7 +113,9 @@ def _check_throughput(out: dict[str, str], queue: Queue | None) -> None:
         raise SqsError("ThroughputLimitNeedsGroupScope")
 
 
-def _canonical(name: str, value: str, *, fifo: bool, backend: Backend, source_arn: str) -> str:
+def _canonical(
+    name: str, value: str, *, fifo: bool | None, backend: Backend, source_arn: str
+) -> str:
     if name in _RANGES:
         low, high = _RANGES[name]
         text = value.strip()
@@ -146,7 +157,7 @@ def _policy(value: str) -> str:
     return json.dumps(parsed, separators=(",", ":"))
 
 
-def _redrive_policy(value: str, *, fifo: bool, backend: Backend, source_arn: str) -> str:
+def _redrive_policy(value: str, *, fifo: bool | None, backend: Backend, source_arn: str) -> str:
     parsed = _json_map(value)
     if parsed is None:
         raise SqsError("RedrivePolicyNotJson", value=value)
@@ -169,12 +180,12 @@ def _redrive_policy(value: str, *, fifo: bool, backend: Backend, source_arn: str
     target = backend.by_arn(arn) if isinstance(arn, str) else None
     if target is None:
         raise SqsError("DeadLetterTargetDoesNotExist", value=value)
-    if target.fifo != fifo:
+    if fifo is not None and target.fifo != fifo:  # None: either type
         raise SqsError("DeadLetterTargetTypeMismatch", value=value)
     if not _allows_source(target, source_arn):
         raise SqsError("DeadLetterSourceNotAllowed", value=value, arn=arn)
-    return json.dumps(
-        {"deadLetterTargetArn": arn, "maxReceiveCount": number}, separators=(",", ":")
+    return json.dumps(  # the target's own ARN: the one given, unless a namespace is shared
+        {"deadLetterTargetArn": target.arn, "maxReceiveCount": number}, separators=(",", ":")
     )
 
 

@@ -22,10 +22,12 @@ _NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
 _FIFO_NAME = re.compile(r"[A-Za-z0-9_-]{1,75}\.fifo")
 
 
-def _is_fifo_request(name: str, attributes: dict[str, Any]) -> bool:
+def _is_fifo_request(name: str, attributes: dict[str, Any], any_name: bool = False) -> bool:
+    """Is this a FIFO queue's creation? ``any_name``: a FIFO queue's name need not end in
+    ``.fifo`` (ElasticMQ's rule for the queues its configuration file declares)."""
     flag = str(attributes.get("FifoQueue", "")).lower()
     if flag == "true":
-        if not _FIFO_NAME.fullmatch(name):
+        if not _FIFO_NAME.fullmatch(name) and not (any_name and _NAME.fullmatch(name)):
             raise SqsError("InvalidFifoQueueName")
         return True
     if not _NAME.fullmatch(name):
@@ -47,13 +49,14 @@ def create_queue(call: Call, request: Request) -> Response:
     if not isinstance(name, str) or not name:
         raise SqsError("InvalidQueueName")
     attributes = request.get("Attributes") or {}
-    fifo = _is_fifo_request(name, attributes)
+    fifo = _is_fifo_request(name, attributes, call.elasticmq_conf)
     values = queue_attributes.validate(
         attributes,
         fifo=fifo,
         backend=call.backend,
         source_arn=queue_arn(call.region, call.account, name),
         creating=True,
+        any_dead_letter_type=call.elasticmq_conf,
     )
     tags = validate_tags(request.get("tags") or {}, {}, name)
 
@@ -81,6 +84,8 @@ def create_queue(call: Call, request: Request) -> Response:
 def get_queue_url(call: Call, request: Request) -> Response:
     name = required_str(request, "QueueName")
     account = request.get("QueueOwnerAWSAccountId") or call.account
+    if call.backend.one_namespace:  # ElasticMQ mode: a queue is found by its name alone
+        account = call.account
     return {"QueueUrl": call.url(call.backend.get(call.region, account, name))}
 
 
@@ -163,6 +168,7 @@ def set_queue_attributes(call: Call, request: Request) -> Response:
         source_arn=queue.arn,
         creating=False,
         queue=queue,
+        any_dead_letter_type=call.elasticmq_conf,
     )
     queue.configure(values)
     return {}

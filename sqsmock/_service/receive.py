@@ -11,7 +11,7 @@ from .._errors import SqsError
 from ._context import Call
 from ._digest import md5_of_attributes
 from ._registry import LongPoll, Request, Response, action
-from ._validate import optional_int
+from ._validate import RELAXED, optional_int
 from .message_attributes import AttributeFilter
 
 __all__: list[str] = []
@@ -69,11 +69,14 @@ def _render(got: Received, names: frozenset[str] | None, wanted: AttributeFilter
 )
 def receive_message(call: Call, request: Request) -> Response | LongPoll:
     queue = call.queue(request)
-    count = optional_int(request, "MaxNumberOfMessages", 1, 10, "MaxNumberOfMessagesOutOfRange")
+    # ElasticMQ's relaxed limits: any number of messages, any wait.
+    high = RELAXED if call.backend.relaxed_limits else 10
+    count = optional_int(request, "MaxNumberOfMessages", 1, high, "MaxNumberOfMessagesOutOfRange")
     visibility = optional_int(
         request, "VisibilityTimeout", 0, 43200, "ReceiveVisibilityTimeoutOutOfRange"
     )
-    wait = optional_int(request, "WaitTimeSeconds", 0, 20, "WaitTimeSecondsOutOfRange")
+    high = RELAXED if call.backend.relaxed_limits else 20
+    wait = optional_int(request, "WaitTimeSeconds", 0, high, "WaitTimeSecondsOutOfRange")
     names = _system_names(request)
     requested = request.get("MessageAttributeNames")
     wanted = AttributeFilter(requested) if requested else _NO_ATTRIBUTES

@@ -14,7 +14,13 @@ from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._digest import md5_of_attributes, md5_of_bytes
 from ._registry import Request, Response, action
-from ._validate import batch_entries, check_body_characters, first_forbidden, optional_int
+from ._validate import (
+    RELAXED,
+    batch_entries,
+    check_body_characters,
+    first_forbidden,
+    optional_int,
+)
 from .message_attributes import attributes_size, validate_message_attributes, validate_system
 
 __all__ = ["build_message"]
@@ -140,7 +146,8 @@ def _entry_size(entry: Mapping[str, Any]) -> int:
 )
 def send_message_batch(call: Call, request: Request) -> Response:
     queue = call.queue(request)
-    entries = batch_entries(request, "SendMessageBatchRequestEntry")
+    limit = RELAXED if call.backend.relaxed_limits else 10
+    entries = batch_entries(request, "SendMessageBatchRequestEntry", limit)
     if queue.fifo:
         _check_fifo_batch(queue, entries)
     total = sum(_entry_size(entry) for entry in entries)

@@ -10,7 +10,7 @@ from .._engine.receipts import decode_receipt
 from .._errors import SqsError, batch_entry_error
 from ._context import Call
 from ._registry import Request, Response, action
-from ._validate import batch_entries, optional_int
+from ._validate import RELAXED, batch_entries, optional_int
 
 __all__: list[str] = []
 
@@ -85,7 +85,7 @@ def _batch(
 ) -> Response:
     """Shared shape of the two batch actions: per-entry failures do not fail the request."""
     queue = call.queue(request)
-    entries = batch_entries(request, entry_name)
+    entries = batch_entries(request, entry_name, RELAXED if call.backend.relaxed_limits else 10)
     failed: list[dict[str, object]] = []
     ok: list[tuple[str, Any]] = []
     for entry in entries:

@@ -39,6 +39,8 @@ class Served(Protocol):
     runtime: Runtime
     #: LocalStack's surface (``--localstack``), if on.
     localstack: LocalStackMode | None
+    #: ElasticMQ mode: every caller reaches one region and account, the server's.
+    elasticmq: bool
     #: Seconds a request body may take to arrive.
     read_timeout: float
     #: Bytes a request body may hold.

@@ -32,6 +32,7 @@ from aiohttp.web_request import BaseRequest
 
 from ..._errors import SqsError
 from ..._protocol import Result, developer
+from ..._protocol.elasticmq_urls import ElasticMqUrls
 from ..._protocol.http import ServerUrls, render
 from ..._protocol.urls import LocalStackUrls
 from ..._regions import shown
@@ -67,12 +68,20 @@ class SqsHttpServer:
         cors_origins: Iterable[str] = (),
         public_url: str | None = None,
         localstack: LocalStackMode | None = None,
+        elasticmq: bool = False,
+        node_address: str | None = None,
     ) -> None:
         self.runtime = runtime
         #: The scheme, host and port of every queue URL given out (``--public-url``), if fixed.
         self.public_url = public_url
         #: LocalStack's surface (``--localstack``): URL strategy, health, init scripts.
         self.localstack = localstack
+        #: ElasticMQ mode: one namespace whatever region or account a caller names, ElasticMQ's
+        #: queue URLs (on ``node_address``, the base its conf gives, if any).
+        self.elasticmq = elasticmq
+        self.node_address = node_address
+        if elasticmq:
+            runtime.backend.one_namespace = True
         #: Who may call: the ``Host`` allow-list and the web origins allowed (``browsers``).
         self.guard = Guard(allow_hosts, cors_origins)
         #: Seconds a request body may take to arrive.
@@ -259,6 +268,11 @@ class SqsHttpServer:
 
     def _make_urls(self, host: str) -> QueueUrls:
         public, mode = self.public_url, self.localstack
+        if self.elasticmq:
+            node = self.node_address  # "*/<context-path>": the request's host, then that path
+            if node is not None and node.startswith("*"):
+                node = f"http://{host}{node[1:]}"
+            return ElasticMqUrls(public or node or f"http://{host}")
         if mode is None:
             return ServerUrls(public or f"http://{host}")
         if public is not None:  # every form on the public URL's host

@@ -13,7 +13,8 @@ arrive within the server's ``read_timeout`` gets 408. Only a fault of sqsmock it
 500 (``InternalFailure``). SQS runs only for GET and POST, and a GET runs an action that changes
 state only if it is signed (``browsers.signed``): any web page can send an unsigned GET. A region
 named by a request (its credential scope, a queue URL) must be of AWS's form (``_regions``)
-before it reaches the runtime.
+before it reaches the runtime; in ElasticMQ mode every caller is the server's own region and
+account, whatever its credentials name, as ElasticMQ has one namespace.
 """
 
 from __future__ import annotations
@@ -128,7 +129,10 @@ def begin(
             account=runtime.account,
             urls=server.urls(http.headers.get("Host")),
         )
-        _check_regions(parsed)
+        if server.elasticmq:  # ElasticMQ has no regions and one account: any name reaches it
+            parsed.caller.region, parsed.caller.account = runtime.region, runtime.account
+        else:
+            _check_regions(parsed)
         # SNS's SubscribeURL is a GET; its token (which no web page knows) is what it takes
         confirm = parsed.protocol == "sns" and parsed.operation == "ConfirmSubscription"
         read_only = parsed.operation in READ_ONLY or confirm
