@@ -9,7 +9,7 @@ from sqsmock import mock_sqs
 
 OPTIONS = (
     "region, account_id, clock, persistence, namespace, persistence_timeout, "
-    "journal_limit, journal_byte_limit, delivery, config, allow_aws, join, sns"
+    "journal_limit, journal_byte_limit, delivery, config, elasticmq, allow_aws, join, sns"
 )
 
 

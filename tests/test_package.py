@@ -94,7 +94,8 @@ def test_serve_takes_port_host_account_and_queues_from_an_elasticmq_conf(tmp_pat
         ready, _, _ = select.select([process.stdout], [], [], 30)
         assert ready, "sqsmock serve printed no endpoint"
         line = process.stdout.readline().decode()
-        assert f"on http://127.0.0.1:{port} (region eu-west-1, account 000000000000)" in line
+        served = f"on http://127.0.0.1:{port} (region eu-west-1, account 000000000000; "
+        assert served + "ElasticMQ mode" in line
         sqs = client(f"http://127.0.0.1:{port}", region="eu-west-1")
         url = f"http://127.0.0.1:{port}/000000000000/jobs"
         sqs.send_message(QueueUrl=url, MessageBody="hello")
